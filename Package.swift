@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Canopy",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "canopy", targets: ["canopy"]),
+        .executable(name: "canopy-bench", targets: ["canopy-bench"]),
+        .library(name: "CanopyKit", targets: ["CanopyKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
+        // HTML/DOM layer: parsing, browser-faithful tree repair, selectors, targets.
+        .target(name: "CanopyHTML", dependencies: ["CLibXML2"]),
+        // Accessibility model: what static HTML tells about visibility and roles.
+        .target(name: "CanopyAccessibility", dependencies: ["CanopyHTML"]),
+        // Rule engine, audit context and the rules themselves.
+        .target(name: "CanopyRules", dependencies: ["CanopyHTML", "CanopyAccessibility"]),
+        // Fetching pages over HTTP(S) with libcurl.
+        .target(name: "CanopyCrawl", dependencies: ["CCurl"]),
+        // axe-shaped JSON and human-readable text output.
+        .target(name: "CanopyReports", dependencies: ["CanopyRules"]),
+        // Use cases that tie the layers together (what `canopy check` does).
+        .target(
+            name: "CanopyKit",
+            dependencies: ["CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyReports"],
+            resources: [.copy("Resources/sample.html")]
+        ),
+        .executableTarget(
+            name: "canopy",
+            dependencies: [
+                "CanopyKit",
+                "CanopyReports",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "canopy-bench",
+            dependencies: ["CanopyHTML", "CanopyRules"]
+        ),
+
+        // A real HTTP/1.1 server on 127.0.0.1 for tests, with no dependencies.
+        .target(name: "CanopyTestSupport", path: "Tests/Support"),
+
+        .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyKitTests", dependencies: ["CanopyKit", "CanopyTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

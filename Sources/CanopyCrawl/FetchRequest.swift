@@ -1,0 +1,43 @@
+/// What to fetch and the limits that protect the crawler while fetching it.
+public struct FetchRequest: Sendable {
+    public static let defaultUserAgent = "Canopy/0.1 (+accessibility audit)"
+    public static let defaultMaxBodyBytes = 10 * 1024 * 1024
+
+    /// An absolute http or https URL.
+    public var url: String
+    /// Extra request headers, sent in this order. A header with an empty value
+    /// is sent empty rather than dropped.
+    public var headers: [HTTPHeader]
+    /// Limit for the whole transfer, redirects included, in seconds.
+    /// `.infinity` means no limit.
+    public var timeout: Double
+    /// Limit for establishing each connection, in seconds.
+    public var connectTimeout: Double
+    /// Largest (decoded) body accepted; a longer one fails with `bodyTooLarge`.
+    public var maxBodyBytes: Int
+    /// Most redirects followed; one more fails with `tooManyRedirects`.
+    public var maxRedirects: Int
+    public var userAgent: String
+    /// Ask for gzip/deflate/brotli/zstd and hand back the decoded body.
+    public var acceptCompressed: Bool
+
+    public init(
+        url: String,
+        headers: [HTTPHeader] = [],
+        timeout: Double = 30,
+        connectTimeout: Double = 10,
+        maxBodyBytes: Int = FetchRequest.defaultMaxBodyBytes,
+        maxRedirects: Int = 10,
+        userAgent: String = FetchRequest.defaultUserAgent,
+        acceptCompressed: Bool = true
+    ) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.maxRedirects = maxRedirects
+        self.userAgent = userAgent
+        self.acceptCompressed = acceptCompressed
+    }
+}

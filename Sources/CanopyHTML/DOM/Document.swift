@@ -1,0 +1,88 @@
+/// A parsed HTML page: an immutable tree stored as flat arrays indexed by node number.
+///
+/// Flat storage keeps the per-node cost to a few array slots instead of one object each, which is
+/// what keeps parsing close to bare libxml2 speed; it also makes the document trivially `Sendable`,
+/// so rules can read it from many threads at once.
+public final class Document: Sendable {
+    /// The address the page was fetched from (or the file it was read from), if known.
+    public let url: String?
+    /// The character encoding the bytes were decoded from (e.g. "UTF-8", "windows-1252").
+    public let sourceEncoding: String
+
+    let storage: NodeStorage
+    /// Node numbers of all elements, in document order.
+    let elementNodes: [Int32]
+    /// For each node, its position in `elementNodes` (or -1 for non-elements).
+    let elementPositions: [Int32]
+    let idIndex: [String: [Int32]]
+
+    init(storage: NodeStorage, url: String?, sourceEncoding: String) {
+        self.storage = storage
+        self.url = url
+        self.sourceEncoding = sourceEncoding
+        var elementNodes: [Int32] = []
+        elementNodes.reserveCapacity(storage.count / 2)
+        var positions = [Int32](repeating: -1, count: storage.count)
+        var ids: [String: [Int32]] = [:]
+        // Node numbers are assigned in document order by the builder, so a linear scan is document order.
+        for node in 0..<storage.count where storage.kinds[node] == .element {
+            positions[node] = Int32(elementNodes.count)
+            elementNodes.append(Int32(node))
+            if let id = storage.attributeValue(node: node, name: "id") {
+                ids[id, default: []].append(Int32(node))
+            }
+        }
+        self.elementNodes = elementNodes
+        self.elementPositions = positions
+        self.idIndex = ids
+    }
+
+    /// The `<html>` element (the root of the element tree).
+    public var documentElement: Element? {
+        var child = storage.firstChild[0]
+        while child >= 0 {
+            if storage.kinds[Int(child)] == .element { return Element(document: self, node: Int(child)) }
+            child = storage.nextSibling[Int(child)]
+        }
+        return nil
+    }
+
+    public var head: Element? { documentElement?.children.first { $0.localName == "head" } }
+    public var body: Element? { documentElement?.children.first { $0.localName == "body" } }
+
+    /// Every element, in document order.
+    public var elements: ElementSequence { ElementSequence(document: self, range: 0..<elementNodes.count) }
+
+    /// Number of elements in the document.
+    public var elementCount: Int { elementNodes.count }
+
+    /// The element at a document-order position (0 is `<html>`).
+    public func element(atPosition position: Int) -> Element {
+        Element(document: self, node: Int(elementNodes[position]))
+    }
+
+    /// All elements whose `id` is exactly `id`, in document order.
+    public func elements(withID id: String) -> [Element] {
+        (idIndex[id] ?? []).map { Element(document: self, node: Int($0)) }
+    }
+
+    /// The first element whose `id` is exactly `id`, as `getElementById` finds it.
+    public func element(withID id: String) -> Element? {
+        idIndex[id]?.first.map { Element(document: self, node: Int($0)) }
+    }
+
+    /// The text of the first `<title>` in the document, whitespace as written.
+    public var title: String? {
+        elements.first { $0.localName == "title" && $0.namespace == .html }?.textContent
+    }
+}
+
+/// Elements of a document in document order, without materialising an array.
+public struct ElementSequence: RandomAccessCollection, Sendable {
+    let document: Document
+    let range: Range<Int>
+
+    public var startIndex: Int { range.lowerBound }
+    public var endIndex: Int { range.upperBound }
+    public subscript(position: Int) -> Element { document.element(atPosition: position) }
+}

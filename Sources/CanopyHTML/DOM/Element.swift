@@ -1,0 +1,209 @@
+/// An element of a `Document`: a light handle (document + node number), cheap to copy and compare.
+public struct Element: Hashable, Sendable, CustomStringConvertible {
+    public let document: Document
+    /// The node number inside the document's storage.
+    public let node: Int
+
+    init(document: Document, node: Int) {
+        self.document = document
+        self.node = node
+    }
+
+    public static func == (lhs: Element, rhs: Element) -> Bool {
+        lhs.node == rhs.node && lhs.document === rhs.document
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(node)
+        hasher.combine(ObjectIdentifier(document))
+    }
+
+    var storage: NodeStorage { document.storage }
+
+    /// Position among all elements in document order: `a.position < b.position` iff `a` comes first.
+    public var position: Int { Int(document.elementPositions[node]) }
+
+    /// The local name: lowercase for HTML elements, with SVG's camelCase restored for SVG elements.
+    public var localName: String { storage.names[node] }
+    public var namespace: Namespace { storage.namespaces[node] }
+    public var isHTML: Bool { namespace == .html }
+
+    /// The 1-based source line where the element's start tag was.
+    public var line: Int { Int(storage.lines[node]) }
+
+    // MARK: Attributes
+
+    public var attributes: ArraySlice<Attribute> { storage.attributes[storage.attributeRange(node: node)] }
+
+    /// The value of attribute `name` (attribute names of HTML elements are lowercase).
+    public func attribute(_ name: String) -> String? { storage.attributeValue(node: node, name: name) }
+
+    public func hasAttribute(_ name: String) -> Bool { attribute(name) != nil }
+
+    public var id: String? { attribute("id") }
+
+    /// The class names, split on ASCII whitespace as `classList` does.
+    public var classNames: [String] {
+        guard let value = attribute("class") else { return [] }
+        return value.split(whereSeparator: \.isHTMLWhitespace).map(String.init)
+    }
+
+    // MARK: Tree
+
+    /// The parent element (nil for `<html>`, whose parent is the document).
+    public var parent: Element? {
+        let parentNode = storage.parent[node]
+        guard parentNode >= 0, storage.kinds[Int(parentNode)] == .element else { return nil }
+        return Element(document: document, node: Int(parentNode))
+    }
+
+    /// Ancestors from the parent up to `<html>`.
+    public var ancestors: AncestorSequence { AncestorSequence(start: parent) }
+
+    /// Child nodes (elements, text, comments) in order.
+    public var childNodes: [Node] {
+        var nodes: [Node] = []
+        var child = storage.firstChild[node]
+        while child >= 0 {
+            nodes.append(Node(document: document, node: Int(child)))
+            child = storage.nextSibling[Int(child)]
+        }
+        return nodes
+    }
+
+    /// Element children in order.
+    public var children: [Element] {
+        var result: [Element] = []
+        var child = firstElementChild
+        while let current = child {
+            result.append(current)
+            child = current.nextElementSibling
+        }
+        return result
+    }
+
+    public var firstElementChild: Element? { firstElement(from: storage.firstChild[node], forward: true) }
+    public var lastElementChild: Element? { firstElement(from: storage.lastChild[node], forward: false) }
+    public var nextElementSibling: Element? { firstElement(from: storage.nextSibling[node], forward: true) }
+    public var previousElementSibling: Element? { firstElement(from: storage.previousSibling[node], forward: false) }
+
+    private func firstElement(from start: Int32, forward: Bool) -> Element? {
+        var current = start
+        while current >= 0 {
+            if storage.kinds[Int(current)] == .element { return Element(document: document, node: Int(current)) }
+            current = forward ? storage.nextSibling[Int(current)] : storage.previousSibling[Int(current)]
+        }
+        return nil
+    }
+
+    /// All descendant elements in document order.
+    public var descendants: ElementSequence {
+        let start = position + 1
+        return ElementSequence(document: document, range: start..<descendantEndPosition)
+    }
+
+    /// Document-order position just past this element's last descendant.
+    var descendantEndPosition: Int {
+        // Node numbers are pre-order, so the subtree ends where the next node outside it begins.
+        var current = node
+        while current >= 0 {
+            let next = storage.nextSibling[current]
+            if next >= 0 { return firstElementPosition(atOrAfterNode: Int(next)) }
+            current = Int(storage.parent[current])
+        }
+        return document.elementCount
+    }
+
+    private func firstElementPosition(atOrAfterNode start: Int) -> Int {
+        var candidate = start
+        while candidate < storage.count {
+            let position = document.elementPositions[candidate]
+            if position >= 0 { return Int(position) }
+            candidate += 1
+        }
+        return document.elementCount
+    }
+
+    /// Whether `self` is a strict descendant of `other`.
+    public func isDescendant(of other: Element) -> Bool {
+        guard other.document === document else { return false }
+        let position = self.position
+        return position > other.position && position < other.descendantEndPosition
+    }
+
+    /// Whether the element has no child elements and no text (comments do not count), as `:empty` reads it.
+    public var hasNoContent: Bool {
+        var child = storage.firstChild[node]
+        while child >= 0 {
+            switch storage.kinds[Int(child)] {
+            case .element: return false
+            case .text where !storage.texts[Int(child)].isEmpty: return false
+            default: break
+            }
+            child = storage.nextSibling[Int(child)]
+        }
+        return true
+    }
+
+    /// The concatenated text of all descendant text nodes, as `textContent` gives it.
+    public var textContent: String {
+        var text = ""
+        appendText(of: node, to: &text)
+        return text
+    }
+
+    private func appendText(of start: Int, to text: inout String) {
+        // Iterative pre-order walk: real pages nest deeply enough to overflow a recursive one.
+        var current = storage.firstChild[start]
+        while current >= 0 {
+            let index = Int(current)
+            if storage.kinds[index] == .text { text += storage.texts[index] }
+            if storage.firstChild[index] >= 0 {
+                current = storage.firstChild[index]
+                continue
+            }
+            while current >= 0, storage.nextSibling[Int(current)] < 0 {
+                current = storage.parent[Int(current)]
+                if Int(current) == start { return }
+            }
+            if current >= 0 { current = storage.nextSibling[Int(current)] }
+        }
+    }
+
+    public var description: String { "<\(localName)>@\(line)" }
+}
+
+/// The ancestors of an element, nearest first.
+public struct AncestorSequence: Sequence, IteratorProtocol, Sendable {
+    private var upcoming: Element?
+
+    init(start: Element?) { upcoming = start }
+
+    public mutating func next() -> Element? {
+        let current = upcoming
+        upcoming = current?.parent
+        return current
+    }
+}
+
+/// Any node of the tree: an element, a run of text, or a comment.
+public struct Node: Hashable, Sendable {
+    public let document: Document
+    public let node: Int
+
+    public static func == (lhs: Node, rhs: Node) -> Bool { lhs.node == rhs.node && lhs.document === rhs.document }
+    public func hash(into hasher: inout Hasher) { hasher.combine(node) }
+
+    public var kind: NodeKind { document.storage.kinds[node] }
+    /// The element, if this node is one.
+    public var element: Element? { kind == .element ? Element(document: document, node: node) : nil }
+    /// The text of a text or comment node ("" for elements).
+    public var text: String { document.storage.texts[node] }
+}
+
+extension Character {
+    /// ASCII whitespace as HTML defines it: space, tab, LF, FF, CR.
+    public var isHTMLWhitespace: Bool {
+        self == " " || self == "\t" || self == "\n" || self == "\u{0C}" || self == "\r" || self == "\r\n"
+    }
+}

@@ -1,0 +1,293 @@
+/// Right-to-left selector matching over the flat DOM.
+///
+/// Starting from the subject and walking up (or left) means most elements are rejected by their
+/// own rightmost compound in a string compare or two, which is what makes running an exclude list
+/// against every element of a large page cheap.
+enum SelectorMatcher {
+    static func matches(_ selectors: [ComplexSelector], _ element: Element) -> Bool {
+        for selector in selectors where matches(selector, element, anchor: nil) { return true }
+        return false
+    }
+
+    /// `anchor` is the element a `:has()` argument is relative to (nil outside `:has()`).
+    static func matches(_ selector: ComplexSelector, _ element: Element, anchor: Element?) -> Bool {
+        match(selector, compoundIndex: 0, element, anchor: anchor) == .matched
+    }
+
+    // MARK: Complex selectors
+
+    /// Outcomes that let a failed attempt skip candidates that cannot succeed either (the classic
+    /// optimisation from WebKit and Servo): without it, `a b c d` on a deep tree backtracks
+    /// exponentially.
+    private enum Outcome {
+        case matched
+        /// Try the next candidate of the nearest sibling combinator to the right.
+        case restartFromClosestLaterSibling
+        /// Try the next candidate of the nearest descendant combinator to the right.
+        case restartFromClosestDescendant
+        /// No candidate anywhere can match.
+        case notMatchedGlobally
+    }
+
+    private static func match(_ selector: ComplexSelector, compoundIndex: Int, _ element: Element, anchor: Element?) -> Outcome {
+        guard matchesCompound(selector.compounds[compoundIndex], element, anchor: anchor) else {
+            return .restartFromClosestLaterSibling
+        }
+        guard compoundIndex < selector.combinators.count else { return .matched }
+        let combinator = selector.combinators[compoundIndex]
+        let nextIndex = compoundIndex + 1
+        var candidate: Element? = element
+        // What running out of candidates means depends on the direction we were walking.
+        let exhausted: Outcome
+        switch combinator {
+        case .child, .descendant: exhausted = .notMatchedGlobally
+        case .nextSibling, .subsequentSibling: exhausted = .restartFromClosestDescendant
+        }
+        while true {
+            switch combinator {
+            case .child, .descendant: candidate = candidate?.parent
+            case .nextSibling, .subsequentSibling: candidate = candidate?.previousElementSibling
+            }
+            guard let current = candidate else { return exhausted }
+            let outcome = match(selector, compoundIndex: nextIndex, current, anchor: anchor)
+            switch (outcome, combinator) {
+            case (.matched, _), (.notMatchedGlobally, _), (_, .nextSibling):
+                return outcome
+            case (_, .child):
+                return .restartFromClosestDescendant
+            case (.restartFromClosestDescendant, .subsequentSibling):
+                return outcome
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: Compound selectors
+
+    static func matchesCompound(_ compound: CompoundSelector, _ element: Element, anchor: Element?) -> Bool {
+        if compound.isRelativeAnchor { return element == anchor }
+        if let typeName = compound.typeName, !matchesType(typeName, element) { return false }
+        for condition in compound.conditions {
+            guard matchesCondition(condition, element) else { return false }
+        }
+        return true
+    }
+
+    static func matchesType(_ typeName: TypeName, _ element: Element) -> Bool {
+        // HTML elements are stored lowercase; foreign ones (SVG's `foreignObject`) keep their case.
+        sameCodePoints(element.localName, element.isHTML ? typeName.lowercased : typeName.asWritten)
+    }
+
+    /// CSS compares code points; Swift's `==` would also equate canonically equivalent strings.
+    static func sameCodePoints(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
+
+    private static func matchesCondition(_ condition: SimpleCondition, _ element: Element) -> Bool {
+        switch condition {
+        case .id(let id):
+            guard let value = element.attribute("id") else { return false }
+            return sameCodePoints(value, id)
+        case .className(let name):
+            guard let value = element.attribute("class") else { return false }
+            return containsWord(value, name)
+        case .attribute(let attribute):
+            return matchesAttribute(attribute, element)
+        case .pseudoClass(let pseudoClass):
+            return matchesPseudoClass(pseudoClass, element)
+        }
+    }
+
+    // MARK: Attributes
+
+    private static func matchesAttribute(_ condition: AttributeCondition, _ element: Element) -> Bool {
+        let isHTML = element.isHTML
+        let name = isHTML ? condition.name.lowercased : condition.name.asWritten
+        guard let value = element.attribute(name) else { return false }
+        guard let operation = condition.operation else { return true }
+        let ignoresCase: Bool
+        switch condition.caseFlag {
+        case .insensitive: ignoresCase = true
+        case .sensitive: ignoresCase = false
+        case .documentDefault: ignoresCase = isHTML && condition.isHTMLCaseInsensitiveName
+        }
+        let wanted = ignoresCase ? condition.valueLowercased : condition.value
+        let actual = ignoresCase ? CSSSyntax.asciiLowercased(value) : value
+        switch operation {
+        case .equals:
+            return sameCodePoints(actual, wanted)
+        case .includesWord:
+            // A "word" with whitespace in it, or an empty one, can never be in the list.
+            guard !wanted.isEmpty, !wanted.utf8.contains(where: isASCIIWhitespace) else { return false }
+            return containsWord(actual, wanted)
+        case .dashPrefix:
+            guard actual.utf8.starts(with: wanted.utf8) else { return false }
+            let rest = actual.utf8.dropFirst(wanted.utf8.count)
+            return rest.isEmpty || rest.first == UInt8(ascii: "-")
+        case .prefix:
+            return !wanted.isEmpty && actual.utf8.starts(with: wanted.utf8)
+        case .suffix:
+            return !wanted.isEmpty && actual.utf8.reversed().starts(with: wanted.utf8.reversed())
+        case .substring:
+            return !wanted.isEmpty && containsSubstring(actual, wanted)
+        }
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    /// Whether `list`, split on ASCII whitespace, contains `word` (as `classList.contains` does).
+    /// Works on UTF-8 bytes without splitting, because this runs for every element on class selectors.
+    static func containsWord(_ list: String, _ word: String) -> Bool {
+        var list = list
+        var word = word
+        return list.withUTF8 { listBytes in
+            word.withUTF8 { wordBytes in
+                let count = listBytes.count
+                let wordCount = wordBytes.count
+                guard wordCount > 0 else { return false }
+                var start = 0
+                while start < count {
+                    while start < count, isASCIIWhitespace(listBytes[start]) { start += 1 }
+                    var end = start
+                    while end < count, !isASCIIWhitespace(listBytes[end]) { end += 1 }
+                    if end - start == wordCount {
+                        var equal = true
+                        for offset in 0..<wordCount where listBytes[start + offset] != wordBytes[offset] {
+                            equal = false
+                            break
+                        }
+                        if equal { return true }
+                    }
+                    start = end
+                }
+                return false
+            }
+        }
+    }
+
+    private static func containsSubstring(_ text: String, _ part: String) -> Bool {
+        let haystack = Array(text.utf8)
+        let needle = Array(part.utf8)
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
+    // MARK: Pseudo-classes
+
+    private static func matchesPseudoClass(_ pseudoClass: PseudoClass, _ element: Element) -> Bool {
+        switch pseudoClass {
+        case .not(let list):
+            return !matches(list, element)
+        case .isAny(let list):
+            return matches(list, element)
+        case .has(let relatives):
+            return relatives.contains { matchesRelative($0, anchor: element) }
+        case .firstChild:
+            return element.previousElementSibling == nil
+        case .lastChild:
+            return element.nextElementSibling == nil
+        case .onlyChild:
+            return element.previousElementSibling == nil && element.nextElementSibling == nil
+        case .firstOfType:
+            return !hasSiblingOfSameType(element, forward: false)
+        case .lastOfType:
+            return !hasSiblingOfSameType(element, forward: true)
+        case .onlyOfType:
+            return !hasSiblingOfSameType(element, forward: false) && !hasSiblingOfSameType(element, forward: true)
+        case .nthChild(let pattern, let filter):
+            return matchesNth(pattern, element, fromEnd: false, filter: filter)
+        case .nthLastChild(let pattern, let filter):
+            return matchesNth(pattern, element, fromEnd: true, filter: filter)
+        case .nthOfType(let pattern):
+            return pattern.matches(index: sameTypeIndex(element, fromEnd: false))
+        case .nthLastOfType(let pattern):
+            return pattern.matches(index: sameTypeIndex(element, fromEnd: true))
+        case .empty:
+            return element.hasNoContent
+        case .root:
+            return element.parent == nil
+        case .checked:
+            return element.isCheckedForSelectors
+        case .disabled:
+            return element.isDisabledForSelectors
+        case .enabled:
+            return element.canBeDisabled && !element.isDisabledForSelectors
+        case .link:
+            return element.isLinkForSelectors
+        }
+    }
+
+    private static func isSameType(_ a: Element, _ b: Element) -> Bool {
+        a.namespace == b.namespace && a.localName == b.localName
+    }
+
+    private static func hasSiblingOfSameType(_ element: Element, forward: Bool) -> Bool {
+        var sibling = forward ? element.nextElementSibling : element.previousElementSibling
+        while let current = sibling {
+            if isSameType(current, element) { return true }
+            sibling = forward ? current.nextElementSibling : current.previousElementSibling
+        }
+        return false
+    }
+
+    /// 1-based index among siblings of the same type, counted from the start or the end.
+    private static func sameTypeIndex(_ element: Element, fromEnd: Bool) -> Int {
+        var index = 1
+        var sibling = fromEnd ? element.nextElementSibling : element.previousElementSibling
+        while let current = sibling {
+            if isSameType(current, element) { index += 1 }
+            sibling = fromEnd ? current.nextElementSibling : current.previousElementSibling
+        }
+        return index
+    }
+
+    private static func matchesNth(_ pattern: NthPattern, _ element: Element, fromEnd: Bool, filter: [ComplexSelector]?) -> Bool {
+        // With `of S`, the element itself must match S and only siblings matching S are counted.
+        if let filter, !matches(filter, element) { return false }
+        var index = 1
+        var sibling = fromEnd ? element.nextElementSibling : element.previousElementSibling
+        while let current = sibling {
+            if filter.map({ matches($0, current) }) ?? true { index += 1 }
+            sibling = fromEnd ? current.nextElementSibling : current.previousElementSibling
+        }
+        return pattern.matches(index: index)
+    }
+
+    // MARK: :has()
+
+    private static func matchesRelative(_ relative: RelativeSelector, anchor: Element) -> Bool {
+        let selector = relative.complex
+        switch relative.scope {
+        case .children:
+            var child = anchor.firstElementChild
+            while let current = child {
+                if matches(selector, current, anchor: anchor) { return true }
+                child = current.nextElementSibling
+            }
+            return false
+        case .descendants:
+            return anchor.descendants.contains { matches(selector, $0, anchor: anchor) }
+        case .followingSiblings:
+            var sibling = anchor.nextElementSibling
+            while let current = sibling {
+                if matches(selector, current, anchor: anchor) { return true }
+                sibling = current.nextElementSibling
+            }
+            return false
+        case .followingSiblingsAndTheirDescendants:
+            var sibling = anchor.nextElementSibling
+            while let current = sibling {
+                if matches(selector, current, anchor: anchor) { return true }
+                if current.descendants.contains(where: { matches(selector, $0, anchor: anchor) }) { return true }
+                sibling = current.nextElementSibling
+            }
+            return false
+        }
+    }
+}

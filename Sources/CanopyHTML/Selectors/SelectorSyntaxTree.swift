@@ -1,0 +1,175 @@
+/// The parsed form of selectors, laid out for right-to-left matching.
+
+/// A chain of compound selectors joined by combinators, e.g. `nav > ul a`.
+struct ComplexSelector: Sendable, Hashable {
+    /// Compounds from the subject (rightmost) to the leftmost.
+    var compounds: [CompoundSelector]
+    /// `combinators[i]` joins `compounds[i]` to `compounds[i + 1]` (the one on its left).
+    var combinators: [Combinator]
+}
+
+enum Combinator: Sendable, Hashable {
+    /// Whitespace: any ancestor.
+    case descendant
+    /// `>`: the parent.
+    case child
+    /// `+`: the previous element sibling.
+    case nextSibling
+    /// `~`: any previous element sibling.
+    case subsequentSibling
+
+    var symbol: String {
+        switch self {
+        case .descendant: return " "
+        case .child: return ">"
+        case .nextSibling: return "+"
+        case .subsequentSibling: return "~"
+        }
+    }
+}
+
+/// A type selector's name, kept in both spellings: HTML elements compare lowercase, others as written.
+struct TypeName: Sendable, Hashable {
+    let asWritten: String
+    let lowercased: String
+
+    init(_ name: String) {
+        asWritten = name
+        lowercased = CSSSyntax.asciiLowercased(name)
+    }
+}
+
+/// Simple selectors that all have to match one element, e.g. `a.external[href]:not(.x)`.
+struct CompoundSelector: Sendable, Hashable {
+    /// nil for `*` or when the compound has no type selector.
+    var typeName: TypeName?
+    /// Conditions in matching order: cheap checks first.
+    var conditions: [SimpleCondition]
+    /// The implicit leftmost compound of a `:has()` argument, which matches only the `:has()` element.
+    var isRelativeAnchor = false
+}
+
+enum SimpleCondition: Sendable, Hashable {
+    case id(String)
+    case className(String)
+    case attribute(AttributeCondition)
+    case pseudoClass(PseudoClass)
+
+    /// Lower runs earlier: string compares before attribute scans before tree walks.
+    var cost: Int {
+        switch self {
+        case .id, .className: return 0
+        case .attribute: return 1
+        case .pseudoClass(let pseudo): return pseudo.cost
+        }
+    }
+}
+
+enum AttributeOperator: Sendable, Hashable {
+    /// `=`
+    case equals
+    /// `~=`: one of the whitespace-separated words.
+    case includesWord
+    /// `|=`: equal, or starting with the value followed by `-`.
+    case dashPrefix
+    /// `^=`
+    case prefix
+    /// `$=`
+    case suffix
+    /// `*=`
+    case substring
+
+    var symbol: String {
+        switch self {
+        case .equals: return "="
+        case .includesWord: return "~="
+        case .dashPrefix: return "|="
+        case .prefix: return "^="
+        case .suffix: return "$="
+        case .substring: return "*="
+        }
+    }
+}
+
+enum AttributeCaseFlag: Sendable, Hashable {
+    /// No flag: the document language decides (HTML's list of case-insensitive attributes).
+    case documentDefault
+    /// ` i`
+    case insensitive
+    /// ` s`
+    case sensitive
+}
+
+struct AttributeCondition: Sendable, Hashable {
+    let name: TypeName
+    /// nil for a presence test `[name]`.
+    let operation: AttributeOperator?
+    let value: String
+    let valueLowercased: String
+    let caseFlag: AttributeCaseFlag
+    /// Whether HTML elements compare this attribute's value case-insensitively when there is no flag.
+    let isHTMLCaseInsensitiveName: Bool
+
+    init(name: String, operation: AttributeOperator?, value: String, caseFlag: AttributeCaseFlag) {
+        self.name = TypeName(name)
+        self.operation = operation
+        self.value = value
+        self.valueLowercased = CSSSyntax.asciiLowercased(value)
+        self.caseFlag = caseFlag
+        self.isHTMLCaseInsensitiveName = HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(self.name.lowercased)
+    }
+}
+
+/// An `An+B` pattern: matches 1-based indices `i` for which `i = A*n + B` with some integer `n >= 0`.
+struct NthPattern: Sendable, Hashable {
+    let step: Int
+    let offset: Int
+
+    func matches(index: Int) -> Bool {
+        if step == 0 { return index == offset }
+        let distance = index - offset
+        // n = distance / step must be a whole number and not negative.
+        return distance % step == 0 && distance / step >= 0
+    }
+}
+
+/// An argument of `:has()`: a complex selector whose leftmost compound is the `:has()` element.
+struct RelativeSelector: Sendable, Hashable {
+    /// Ends (leftmost) with a compound where `isRelativeAnchor` is set.
+    let complex: ComplexSelector
+    /// Where candidates for the rightmost compound can be, relative to the anchor.
+    let scope: Scope
+
+    enum Scope: Sendable, Hashable {
+        case children
+        case descendants
+        case followingSiblings
+        case followingSiblingsAndTheirDescendants
+    }
+}
+
+enum PseudoClass: Sendable, Hashable {
+    case not([ComplexSelector])
+    /// `:is()` and `:where()` match alike; they differ only in specificity, which we do not compute.
+    case isAny([ComplexSelector])
+    case has([RelativeSelector])
+    case firstChild, lastChild, onlyChild
+    case firstOfType, lastOfType, onlyOfType
+    case nthChild(NthPattern, of: [ComplexSelector]?)
+    case nthLastChild(NthPattern, of: [ComplexSelector]?)
+    case nthOfType(NthPattern)
+    case nthLastOfType(NthPattern)
+    case empty, root
+    case checked, disabled, enabled
+    case link
+
+    var cost: Int {
+        switch self {
+        case .root, .empty, .link, .checked, .firstChild, .lastChild, .onlyChild: return 2
+        case .disabled, .enabled, .firstOfType, .lastOfType, .onlyOfType: return 3
+        case .nthChild, .nthLastChild, .nthOfType, .nthLastOfType: return 3
+        case .not, .isAny: return 4
+        case .has: return 5
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import CanopyCrawl
+import CanopyHTML
+import CanopyReports
+import CanopyRules
+import Foundation
+
+/// What `canopy check` does: load each page (file or URL), audit it, and render the findings.
+public struct PageCheck: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json
+    }
+
+    public struct Options: Sendable {
+        /// Rule ids to run; empty means every rule.
+        public var ruleIDs: [String]
+        public var include: [String]
+        public var exclude: [String]
+        public var format: Format
+
+        public init(ruleIDs: [String] = [], include: [String] = [], exclude: [String] = [], format: Format = .text) {
+            self.ruleIDs = ruleIDs
+            self.include = include
+            self.exclude = exclude
+            self.format = format
+        }
+    }
+
+    /// The result of a whole `check`: what to print and the exit status.
+    public struct Outcome: Sendable {
+        public var output: String
+        public var diagnostics: [String]
+        public var exitStatus: ExitStatus
+    }
+
+    private let fetcher: Fetcher
+    private let parser: HTMLParser
+    private let now: @Sendable () -> Date
+
+    public init(fetcher: Fetcher = Fetcher(), parser: HTMLParser = HTMLParser(), now: @escaping @Sendable () -> Date = Date.init) {
+        self.fetcher = fetcher
+        self.parser = parser
+        self.now = now
+    }
+
+    /// Checks each source: a path to an HTML file or an http(s) URL.
+    public func run(sources: [PageSource], options: Options) -> Outcome {
+        let auditor: Auditor, scope: AuditScope
+        do {
+            auditor = Auditor(rules: try Self.rules(withIDs: options.ruleIDs))
+            scope = AuditScope(include: try options.include.map(Self.selector), exclude: try options.exclude.map(Self.selector))
+        } catch {
+            return Outcome(output: "", diagnostics: [error.description], exitStatus: .usageError)
+        }
+
+        var reports: [String] = []
+        var jsonReports: [AxeJSONReport] = []
+        var diagnostics: [String] = []
+        var status = ExitStatus.passed
+        for source in sources {
+            let document: Document
+            do {
+                document = try load(source)
+            } catch {
+                diagnostics.append(error.description)
+                status = status.combined(with: error.exitStatus)
+                continue
+            }
+            let result = auditor.audit(document, scope: scope, at: now())
+            if !result.violations.isEmpty { status = status.combined(with: .violationsFound) }
+            switch options.format {
+            case .text: reports.append(TextReport().render(result, source: source.label))
+            case .json: jsonReports.append(AxeJSONReport(result: result, url: source.label))
+            }
+        }
+        let output: String
+        switch options.format {
+        case .text:
+            output = reports.joined(separator: "\n")
+        case .json:
+            output = Self.json(jsonReports, asArray: sources.count != 1)
+        }
+        return Outcome(output: output, diagnostics: diagnostics, exitStatus: status)
+    }
+
+    /// Loads and parses one page.
+    public func load(_ source: PageSource) throws(CheckError) -> Document {
+        switch source {
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+                throw .unreadableFile(path: path, reason: reason)
+            }
+            return parser.parse(bytes: [UInt8](data), contentType: nil, url: URL(fileURLWithPath: path).absoluteString)
+        case .url(let url):
+            let response: FetchResponse
+            do {
+                response = try fetcher.fetch(FetchRequest(url: url))
+            } catch {
+                throw .fetchFailed(url: url, reason: error.description)
+            }
+            guard (200..<300).contains(response.status) else {
+                throw .fetchFailed(url: url, reason: "the server answered HTTP \(response.status)")
+            }
+            if let contentType = response.contentType, !Self.isHTML(contentType) {
+                throw .fetchFailed(url: url, reason: "the content type is \(contentType), not HTML")
+            }
+            return parser.parse(bytes: response.body, contentType: response.contentType, url: response.finalURL)
+        case .bundledSample:
+            guard let url = Bundle.module.url(forResource: "sample", withExtension: "html"),
+                let data = FileManager.default.contents(atPath: url.path)
+            else { throw .unreadableFile(path: "sample.html", reason: "the bundled sample is missing from this build") }
+            return parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8", url: "canopy:sample.html")
+        }
+    }
+
+    static func isHTML(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return mediaType == "text/html" || mediaType == "application/xhtml+xml"
+    }
+
+    static func rules(withIDs ids: [String]) throws(CheckError) -> [any Rule] {
+        guard !ids.isEmpty else { return RuleCatalog.all }
+        var rules: [any Rule] = []
+        for id in ids {
+            guard let rule = RuleCatalog.rule(withID: id) else { throw .unknownRule(id) }
+            rules.append(rule)
+        }
+        return rules
+    }
+
+    static func selector(_ text: String) throws(CheckError) -> SelectorList {
+        do {
+            return try SelectorList(text)
+        } catch {
+            throw .badSelector(error.description)
+        }
+    }
+
+    private static func json(_ reports: [AxeJSONReport], asArray: Bool) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data?
+        if asArray {
+            data = try? encoder.encode(reports)
+        } else {
+            data = reports.first.flatMap { try? encoder.encode($0) }
+        }
+        return data.map { String(decoding: $0, as: UTF8.self) + "\n" } ?? (asArray ? "[]\n" : "")
+    }
+}
+
+/// Where a page comes from.
+public enum PageSource: Sendable, Equatable {
+    case file(String)
+    case url(String)
+    /// The sample page bundled with Canopy, for a first run with no input.
+    case bundledSample
+
+    /// Reads a command-line argument: anything with a scheme is a URL (and must be http/https,
+    /// which the fetcher enforces); everything else is a file path.
+    public init(argument: String) {
+        if argument.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
+            self = .url(argument)
+        } else {
+            self = .file(argument)
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case .file(let path): path
+        case .url(let url): url
+        case .bundledSample: "sample.html (bundled)"
+        }
+    }
+}
+
+/// Why a check could not be done.
+public enum CheckError: Error, CustomStringConvertible, Equatable {
+    case unknownRule(String)
+    case badSelector(String)
+    case unreadableFile(path: String, reason: String)
+    case fetchFailed(url: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownRule(let id):
+            "error: unknown rule \"\(id)\"; `canopy rules` lists the rules"
+        case .badSelector(let message):
+            "error: \(message)"
+        case .unreadableFile(let path, let reason):
+            "error: cannot read \(path): \(reason)"
+        case .fetchFailed(let url, let reason):
+            "error: cannot audit \(url): \(reason)"
+        }
+    }
+
+    var exitStatus: ExitStatus {
+        switch self {
+        case .unknownRule, .badSelector, .unreadableFile: .usageError
+        case .fetchFailed: .couldNotAudit
+        }
+    }
+}
+
+/// Canopy's exit codes, part of its interface.
+public enum ExitStatus: Int32, Sendable {
+    case passed = 0
+    case violationsFound = 1
+    case usageError = 2
+    case couldNotAudit = 3
+
+    /// When several pages end differently, the more serious status wins: a usage error, then a
+    /// page that could not be audited, then violations.
+    func combined(with other: ExitStatus) -> ExitStatus {
+        func rank(_ status: ExitStatus) -> Int {
+            switch status {
+            case .passed: 0
+            case .violationsFound: 1
+            case .couldNotAudit: 2
+            case .usageError: 3
+            }
+        }
+        return rank(other) > rank(self) ? other : self
+    }
+}

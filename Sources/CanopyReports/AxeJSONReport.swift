@@ -1,0 +1,102 @@
+import CanopyRules
+import Foundation
+
+/// A page's results in axe-core's result shape, so tools that read axe output read Canopy's.
+public struct AxeJSONReport: Encodable, Sendable {
+    public let url: String
+    public let timestamp: String
+    public let testEngine: TestEngine
+    public let violations: [RuleEntry]
+    public let passes: [RuleEntry]
+    public let incomplete: [RuleEntry]
+    public let inapplicable: [RuleEntry]
+
+    public struct TestEngine: Encodable, Sendable {
+        public let name: String
+        public let version: String
+    }
+
+    public struct RuleEntry: Encodable, Sendable {
+        public let id: String
+        /// The rule's impact for violations and incomplete results; null for passes and inapplicable, as in axe-core.
+        public let impact: String?
+        public let tags: [String]
+        public let description: String
+        public let help: String
+        public let helpUrl: String
+        public let nodes: [NodeEntry]
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(impact, forKey: .impact)
+            try container.encode(tags, forKey: .tags)
+            try container.encode(description, forKey: .description)
+            try container.encode(help, forKey: .help)
+            try container.encode(helpUrl, forKey: .helpUrl)
+            try container.encode(nodes, forKey: .nodes)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, impact, tags, description, help, helpUrl, nodes }
+    }
+
+    public struct NodeEntry: Encodable, Sendable {
+        public let target: [String]
+        public let html: String
+        public let impact: String?
+        public let failureSummary: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(target, forKey: .target)
+            try container.encode(html, forKey: .html)
+            try container.encode(impact, forKey: .impact)
+            try container.encode(failureSummary, forKey: .failureSummary)
+        }
+
+        enum CodingKeys: String, CodingKey { case target, html, impact, failureSummary }
+    }
+
+    public init(result: AuditResult, url: String) {
+        self.url = url
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        timestamp = formatter.string(from: result.date)
+        testEngine = TestEngine(name: "canopy", version: CanopyVersion.current)
+        violations = result.violations.map { Self.entry($0, impact: $0.metadata.impact) }
+        passes = result.passes.map { Self.entry($0, impact: nil) }
+        incomplete = result.incomplete.map { Self.entry($0, impact: $0.metadata.impact) }
+        inapplicable = result.inapplicable.map { Self.entry($0, impact: nil) }
+    }
+
+    private static func entry(_ rule: RuleResult, impact: Impact?) -> RuleEntry {
+        RuleEntry(
+            id: rule.metadata.id, impact: impact?.rawValue, tags: rule.metadata.tags,
+            description: rule.metadata.description, help: rule.metadata.help, helpUrl: rule.metadata.helpURL,
+            nodes: rule.nodes.map { node in
+                NodeEntry(
+                    target: [node.target], html: node.html, impact: impact?.rawValue,
+                    failureSummary: FailureSummary.text(for: node.outcome, rule: rule.metadata)
+                )
+            }
+        )
+    }
+
+    /// Pretty-printed JSON with stable key order.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+/// How to fix a node, in axe-core's `failureSummary` spirit but in our words.
+enum FailureSummary {
+    static func text(for outcome: CheckOutcome, rule: RuleMetadata) -> String? {
+        switch outcome {
+        case .pass: return nil
+        case .violation(let message): return "Fix this: \(message)\n\(rule.howToFix)"
+        case .incomplete(let reason): return "Review this: \(reason)\n\(rule.howToFix)"
+        }
+    }
+}

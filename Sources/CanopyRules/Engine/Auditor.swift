@@ -1,0 +1,77 @@
+import CanopyHTML
+import Foundation
+
+/// Runs rules over a document within a scope and gathers axe-shaped results.
+public struct Auditor: Sendable {
+    public let rules: [any Rule]
+
+    public init(rules: [any Rule]) {
+        self.rules = rules
+    }
+
+    public func audit(_ document: Document, scope: AuditScope = .wholeDocument, at date: Date = Date()) -> AuditResult {
+        let page = PageContext(document: document)
+        let inScope = scope.membership(in: document)
+        let targets = TargetSelectorGenerator()
+        var results: [RuleResult] = []
+        results.reserveCapacity(rules.count)
+        for rule in rules {
+            var nodes: [NodeResult] = []
+            for element in document.querySelectorAll(rule.selector) where inScope[element.position] {
+                if rule.excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
+                guard rule.applies(to: element, on: page) else { continue }
+                var outcome = rule.evaluate(element, on: page)
+                if rule.metadata.reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
+                nodes.append(
+                    NodeResult(
+                        element: element, outcome: outcome, target: targets.selector(for: element),
+                        html: element.snippet()
+                    )
+                )
+            }
+            results.append(RuleResult(metadata: rule.metadata, nodes: nodes))
+        }
+        return AuditResult(url: document.url, date: date, rules: results)
+    }
+}
+
+/// One element's result for one rule.
+public struct NodeResult: Sendable {
+    public let element: Element
+    public let outcome: CheckOutcome
+    /// A CSS selector matching exactly this element in the page.
+    public let target: String
+    /// The element's markup, shortened for reports.
+    public let html: String
+}
+
+/// Everything one rule found on a page.
+public struct RuleResult: Sendable {
+    public let metadata: RuleMetadata
+    public let nodes: [NodeResult]
+
+    public var violations: [NodeResult] { nodes.filter { if case .violation = $0.outcome { true } else { false } } }
+    public var passes: [NodeResult] { nodes.filter { $0.outcome == .pass } }
+    public var incomplete: [NodeResult] { nodes.filter { if case .incomplete = $0.outcome { true } else { false } } }
+}
+
+/// A page's audit, grouped as axe-core groups results: a rule appears under `violations`,
+/// `passes` and `incomplete` with the nodes of each outcome, and under `inapplicable` when it
+/// applied to nothing.
+public struct AuditResult: Sendable {
+    public let url: String?
+    public let date: Date
+    public let rules: [RuleResult]
+
+    public var violations: [RuleResult] { group(\.violations) }
+    public var passes: [RuleResult] { group(\.passes) }
+    public var incomplete: [RuleResult] { group(\.incomplete) }
+    public var inapplicable: [RuleResult] { rules.filter { $0.nodes.isEmpty } }
+
+    private func group(_ nodes: KeyPath<RuleResult, [NodeResult]>) -> [RuleResult] {
+        rules.compactMap { rule in
+            let selected = rule[keyPath: nodes]
+            return selected.isEmpty ? nil : RuleResult(metadata: rule.metadata, nodes: selected)
+        }
+    }
+}

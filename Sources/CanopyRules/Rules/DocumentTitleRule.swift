@@ -1,0 +1,43 @@
+import CanopyHTML
+import Foundation
+
+/// The page needs a non-empty `<title>`: it is what a screen reader announces first and what
+/// users see in tabs, history and bookmarks.
+public struct DocumentTitleRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "document-title",
+        impact: .serious,
+        tags: [
+            "cat.text-alternatives", "wcag2a", "wcag242", "TTv5", "TT12.a", "EN-301-549", "EN-9.2.4.2", "ACT",
+            "RGAAv4", "RGAA-8.5.1",
+        ],
+        description: "Checks that the page has a <title> element with text",
+        help: "Pages need a non-empty <title>",
+        howToFix: "Add a <title> in <head> that says what the page is, e.g. <title>Order history – Tea Garden</title>."
+    )
+
+    public let selector = try! SelectorList("html:root")
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        // document.title: the first <title> in the document, whitespace-trimmed.
+        guard let title = page.document.title else { return .violation("The page has no <title> element.") }
+        if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return .violation("The page's <title> is empty.")
+        }
+        return .pass
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<!DOCTYPE html><html lang="en"><head><title>Order history</title></head><body></body></html>"#,
+            #"<html><head></head><body><title>Late title</title></body></html>"#,
+        ],
+        violating: [
+            #"<!DOCTYPE html><html lang="en"><head></head><body><p>No title</p></body></html>"#,
+            #"<!DOCTYPE html><html><head><title>   </title></head><body></body></html>"#,
+            #"<!DOCTYPE html><html><head><title></title></head><body></body></html>"#,
+        ]
+    )
+}

@@ -1,0 +1,46 @@
+import CanopyHTML
+import Foundation
+
+/// The page must declare its language on `<html>`, so screen readers pronounce it correctly.
+public struct HTMLHasLangRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "html-has-lang",
+        impact: .serious,
+        tags: [
+            "cat.language", "wcag2a", "wcag311", "TTv5", "TT11.a", "EN-301-549", "EN-9.3.1.1", "ACT", "RGAAv4",
+            "RGAA-8.3.1",
+        ],
+        description: "Checks that the <html> element declares the page's language with a lang attribute",
+        help: "The <html> element needs a lang attribute",
+        howToFix: "Add the page's main language to the root element, e.g. <html lang=\"en\">."
+    )
+
+    /// Only the document's root element, never an `<html>` nested elsewhere.
+    public let selector = try! SelectorList("html:root")
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        if let lang = element.attribute("lang"), !lang.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return .pass
+        }
+        if let xmlLang = element.attribute("xml:lang"), !xmlLang.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            // Browsers ignore xml:lang in HTML documents, so it does not count on its own.
+            return .violation("Only xml:lang is set; HTML pages need the lang attribute.")
+        }
+        return .violation("The <html> element has no lang attribute, or it is empty.")
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<!DOCTYPE html><html lang="en"><head><title>x</title></head><body></body></html>"#,
+            #"<!DOCTYPE html><html lang="fr-CA" xml:lang="fr-CA"><body></body></html>"#,
+        ],
+        violating: [
+            #"<!DOCTYPE html><html><head><title>x</title></head><body></body></html>"#,
+            #"<!DOCTYPE html><html lang=""><body></body></html>"#,
+            #"<!DOCTYPE html><html lang="  "><body></body></html>"#,
+            #"<!DOCTYPE html><html xml:lang="en"><body></body></html>"#,
+        ]
+    )
+}

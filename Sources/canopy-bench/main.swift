@@ -1,0 +1,91 @@
+// Parse (and audit) throughput over a folder of real HTML pages, next to bare libxml2 in the same
+// run, so the figures are ratios that hold on any machine. Build with `-c release`.
+//
+//   swift run -c release canopy-bench [FOLDER] [--max-pages N] [--rounds N]
+//
+// FOLDER defaults to Debian's OpenJDK API docs (see ../shared/corpus) when installed, otherwise to
+// the axe-core fixtures in ../shared/conformance.
+import CanopyHTML
+import CanopyRules
+import Foundation
+
+struct Corpus {
+    let pages: [[UInt8]]
+    var totalBytes: Int { pages.reduce(0) { $0 + $1.count } }
+
+    static func load(folder: String, maxPages: Int) -> Corpus {
+        var pages: [[UInt8]] = []
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        var paths: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(".html") || path.hasSuffix(".htm") { paths.append(path) }
+        }
+        for path in paths.sorted().prefix(maxPages) {
+            if let data = FileManager.default.contents(atPath: folder + "/" + path) { pages.append([UInt8](data)) }
+        }
+        return Corpus(pages: pages)
+    }
+}
+
+func measure(rounds: Int, _ body: () -> Void) -> Double {
+    var best = Double.infinity
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return best
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
+        return value
+    }
+    arguments.removeSubrange(index...(index + 1))
+    return number
+}
+let maxPages = option("--max-pages", default: 3000)
+let rounds = option("--rounds", default: 5)
+let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let javadoc = "/usr/share/doc/openjdk-17-doc/api/java.base"
+let fixtures = here.deletingLastPathComponent().appendingPathComponent("shared/conformance/axe-integration").path
+let folder = arguments.first ?? (FileManager.default.fileExists(atPath: javadoc) ? javadoc : fixtures)
+
+let corpus = Corpus.load(folder: folder, maxPages: maxPages)
+guard !corpus.pages.isEmpty else {
+    FileHandle.standardError.write(Data("no .html files under \(folder)\n".utf8))
+    exit(2)
+}
+let megabytes = Double(corpus.totalBytes) / 1_048_576
+print("corpus: \(folder): \(corpus.pages.count) pages, \(String(format: "%.1f", megabytes)) MB; best of \(rounds) rounds, one core")
+
+let bare = measure(rounds: rounds) {
+    for page in corpus.pages { LibXML2Baseline.parseAndFree(page) }
+}
+let parser = HTMLParser()
+var elementCount = 0
+let canopy = measure(rounds: rounds) {
+    elementCount = 0
+    for page in corpus.pages {
+        elementCount += parser.parse(bytes: page, contentType: "text/html; charset=utf-8").elementCount
+    }
+}
+let documents = corpus.pages.map { parser.parse(bytes: $0, contentType: "text/html; charset=utf-8") }
+let auditor = Auditor(rules: RuleCatalog.all)
+var violationCount = 0
+let audit = measure(rounds: rounds) {
+    violationCount = 0
+    for document in documents {
+        violationCount += auditor.audit(document).violations.reduce(0) { $0 + $1.nodes.count }
+    }
+}
+
+func line(_ name: String, _ seconds: Double) -> String {
+    let pages = Double(corpus.pages.count) / seconds
+    return "\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(String(format: "%8.1f", megabytes / seconds)) MB/s \(String(format: "%9.0f", pages)) pages/s"
+}
+print(line("libxml2 htmlReadMemory (bare)", bare))
+print(line("canopy parse (decode+repair+tree)", canopy) + String(format: "   %.2fx bare", canopy / bare))
+print(line("canopy audit (\(RuleCatalog.all.count) rules, parsed docs)", audit) + String(format: "   %.2fx bare parse", audit / bare))
+print("elements: \(elementCount), violations: \(violationCount)")

@@ -1,0 +1,112 @@
+import CanopyHTML
+import Testing
+
+/// Tree construction differences between libxml2 2.9 and HTML5 that the manifest does not cover.
+struct TreeRepairTests {
+    /// The body's subtree as `tag(child child)`, text left out, for compact expectations.
+    func shape(_ html: String) -> String {
+        let document = HTMLParser().parse(html: html)
+        func render(_ element: Element) -> String {
+            let children = element.children.map(render)
+            return children.isEmpty ? element.localName : element.localName + "(" + children.joined(separator: " ") + ")"
+        }
+        return document.body.map { $0.children.map(render).joined(separator: " ") } ?? ""
+    }
+
+    @Test func paragraphClosesBeforeHTML5BlockElements() {
+        #expect(shape("<p>a<section>b</section>") == "p section")
+        #expect(shape("<p>a<nav>b</nav><main>c</main>") == "p nav main")
+        #expect(shape("<p><span>a<article>b</article></span>") == "p(span) article")
+        #expect(shape("<p>a<figure>f</figure>") == "p figure")
+        // Inline content stays inside the paragraph.
+        #expect(shape("<p>a<span>b</span><em>c</em></p>") == "p(span em)")
+        // A button is a scope boundary for <p>.
+        #expect(shape("<p><button><div>x</div></button></p>") == "p(button(div))")
+    }
+
+    @Test func nestedButtonsAndLinksAreSplit() {
+        #expect(shape("<button>a<button>b</button></button>") == "button button")
+        #expect(shape("<button><span><button>x</button></span></button>") == "button(span) button")
+        #expect(shape("<a href=1>x<a href=2>y</a></a>") == "a a")
+        #expect(shape("<a href=x><div><a href=y>in</a></div></a>") == "a(div) a")
+        // A link inside a table cell inside a link is in a new scope, as in browsers.
+        #expect(shape("<a href=x><table><tr><td><a href=y>in</a></td></tr></table></a>") == "a(table(tbody(tr(td(a)))))")
+    }
+
+    @Test func headingDirectlyInsideHeadingIsClosed() {
+        #expect(shape("<h1>a<h2>b</h2></h1>") == "h1 h2")
+        #expect(shape("<h1><span><h2>b</h2></span></h1>") == "h1(span(h2))")
+    }
+
+    @Test func listItemsCloseOpenItemsAcrossDivs() {
+        #expect(shape("<ul><li>a<div><li>b</div></ul>") == "ul(li(div) li)")
+        #expect(shape("<ul><li>a<ul><li>b</li></ul></li></ul>") == "ul(li(ul(li)))")
+        #expect(shape("<dl><dt>a<dd>b<dt>c</dl>") == "dl(dt dd dt)")
+    }
+
+    @Test func templateContentIsNotInTheTree() {
+        let document = HTMLParser().parse(html: "<template id=t><img id=inner src=x></template><img id=outer src=y>")
+        #expect(document.element(withID: "inner") == nil)
+        #expect(document.element(withID: "outer") != nil)
+        #expect(document.element(withID: "t")?.children.isEmpty == true)
+    }
+
+    @Test func tablesGetImplicitBodiesAndRows() {
+        #expect(shape("<table><tr><td>1</td></tr><tr><td>2</td></tr></table>") == "table(tbody(tr(td) tr(td)))")
+        #expect(shape("<table><td>1</td><td>2</td></table>") == "table(tbody(tr(td td)))")
+        #expect(shape("<table><caption>c</caption><tr><td>1</td></table>") == "table(caption tbody(tr(td)))")
+        #expect(shape("<table><thead><th>h</th></thead><td>1</td></table>") == "table(thead(tr(th)) tbody(tr(td)))")
+        #expect(shape("<table><col><col><tr><td>1</table>") == "table(colgroup(col col) tbody(tr(td)))")
+        #expect(shape("<table><tbody><tr><td>1</td></tr></tbody><tr><td>2</td></tr></table>") == "table(tbody(tr(td)) tbody(tr(td)))")
+    }
+
+    @Test func strayTableContentIsFosterParented() {
+        #expect(shape("<table><div>x</div><tr><td>1</table>") == "div table(tbody(tr(td)))")
+        #expect(shape("<table><tr><div>d</div><td>1</table>") == "div table(tbody(tr(td)))")
+        let document = HTMLParser().parse(html: "<table>text<tr><td>1</td></tr></table>")
+        #expect(document.body?.childNodes.first?.text == "text")
+    }
+
+    @Test func formInsideTableIsEmptied() {
+        #expect(shape("<table><form><tr><td><input></td></tr></form></table>") == "table(form tbody(tr(td(input))))")
+    }
+
+    @Test func selfClosingSyntaxOnlyClosesVoidAndForeignElements() {
+        #expect(shape("<div><span/>after<b>x</b></div>") == "div(span(b))")
+        #expect(shape("<div/><p>x</p>") == "div(p)")
+        #expect(shape("<img src=x/><p>y</p>") == "img p")
+        #expect(shape("<a href=/path/>x</a><p>y</p>") == "a p")
+        #expect(shape("<svg><path d='M0'/><circle r=1 /></svg><p>z</p>") == "svg(path circle) p")
+        // `/>` inside attribute values, comments and scripts is not markup.
+        #expect(shape("<div title='a/>'><!-- <span/> --><script>x = '<span/>'</script></div>") == "div(script)")
+    }
+
+    @Test func foreignElementsGetNamespacesAndCamelCase() {
+        let document = HTMLParser().parse(html: "<svg viewBox='0 0 1 1'><foreignObject><p id=p>x</p></foreignObject><clipPath id=c/></svg><math><mi>x</mi></math>")
+        let svg = try! #require(document.body?.firstElementChild)
+        #expect(svg.namespace == .svg)
+        #expect(svg.attribute("viewBox") == "0 0 1 1")
+        #expect(svg.firstElementChild?.localName == "foreignObject")
+        #expect(document.element(withID: "p")?.namespace == .html)
+        #expect(document.element(withID: "c")?.localName == "clipPath")
+        #expect(document.body?.lastElementChild?.namespace == .mathml)
+    }
+
+    @Test func documentAlwaysHasHtmlHeadAndBody() {
+        for html in ["", "<!-- only a comment -->", "plain text", "<title>t</title>"] {
+            let document = HTMLParser().parse(html: html)
+            #expect(document.documentElement?.localName == "html")
+            #expect(document.head != nil, "no head for \(html)")
+            #expect(document.body != nil, "no body for \(html)")
+        }
+    }
+
+    @Test func deepNestingDoesNotCrash() {
+        let depth = 100_000
+        let html = String(repeating: "<div>", count: depth) + "deep" + String(repeating: "</div>", count: depth)
+        let document = HTMLParser().parse(html: html)
+        #expect(document.elementCount > 3)
+        #expect(document.body?.textContent.contains("deep") == true || document.elementCount < depth)
+        _ = document.body?.outerHTML
+    }
+}

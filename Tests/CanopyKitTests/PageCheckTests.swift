@@ -1,0 +1,146 @@
+import CanopyKit
+import CanopyTestSupport
+import Foundation
+import Testing
+
+struct PageCheckTests {
+    static let failingPage = """
+        <!DOCTYPE html><html><head><title>Shop</title></head>
+        <body><header><img id="logo" src="logo.png"></header>
+        <main><img id="hero" src="hero.jpg" alt="Our shop"><div class="vendor"><img id="ad" src="ad.gif"></div></main></body></html>
+        """
+    static let passingPage = """
+        <!DOCTYPE html><html lang="en"><head><title>Shop</title></head><body><img src="a.png" alt="A"></body></html>
+        """
+
+    func temporaryFile(_ contents: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("canopy-\(UUID().uuidString).html").path
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func fileWithViolationsExitsOne() throws {
+        let path = try temporaryFile(Self.failingPage)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = PageCheck().run(sources: [.file(path)], options: .init())
+        #expect(outcome.exitStatus == .violationsFound)
+        #expect(outcome.output.contains("image-alt"))
+        #expect(outcome.output.contains("html-has-lang"))
+        #expect(outcome.output.contains("#logo"))
+        #expect(outcome.diagnostics.isEmpty)
+    }
+
+    @Test func cleanFileExitsZero() throws {
+        let path = try temporaryFile(Self.passingPage)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = PageCheck().run(sources: [.file(path)], options: .init())
+        #expect(outcome.exitStatus == .passed)
+        #expect(outcome.output.contains("no violations"))
+    }
+
+    @Test func excludeAndRulesOptionsNarrowTheAudit() throws {
+        let path = try temporaryFile(Self.failingPage)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let options = PageCheck.Options(ruleIDs: ["image-alt"], exclude: ["header", ".vendor"], format: .json)
+        let outcome = PageCheck().run(sources: [.file(path)], options: options)
+        #expect(outcome.exitStatus == .passed)
+        let json = try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any]
+        let violations = json?["violations"] as? [Any]
+        #expect(violations?.isEmpty == true)
+        let passes = json?["passes"] as? [[String: Any]]
+        #expect(passes?.map { $0["id"] as? String } == ["image-alt"])
+    }
+
+    @Test func jsonHasAxeResultShape() throws {
+        let path = try temporaryFile(Self.failingPage)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = PageCheck().run(sources: [.file(path)], options: .init(format: .json))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        #expect(json["url"] as? String == path)
+        #expect(json["timestamp"] is String)
+        let engine = try #require(json["testEngine"] as? [String: Any])
+        #expect(engine["name"] as? String == "canopy")
+        for group in ["violations", "passes", "incomplete", "inapplicable"] { #expect(json[group] is [Any], "\(group)") }
+        let violations = try #require(json["violations"] as? [[String: Any]])
+        let imageAlt = try #require(violations.first { $0["id"] as? String == "image-alt" })
+        #expect(imageAlt["impact"] as? String == "critical")
+        #expect((imageAlt["tags"] as? [String])?.contains("wcag111") == true)
+        for key in ["description", "help", "helpUrl"] { #expect(imageAlt[key] is String, "\(key)") }
+        let nodes = try #require(imageAlt["nodes"] as? [[String: Any]])
+        #expect(nodes.map { ($0["target"] as? [String]) ?? [] } == [["#logo"], ["#ad"]])
+        #expect(nodes.first?["html"] as? String == #"<img id="logo" src="logo.png">"#)
+        #expect(nodes.first?["impact"] as? String == "critical")
+        #expect((nodes.first?["failureSummary"] as? String)?.isEmpty == false)
+        let passes = try #require(json["passes"] as? [[String: Any]])
+        #expect(passes.allSatisfy { $0["impact"] is NSNull })
+    }
+
+    @Test func badSelectorIsUsageError() throws {
+        let path = try temporaryFile(Self.passingPage)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = PageCheck().run(sources: [.file(path)], options: .init(exclude: ["div >> p"]))
+        #expect(outcome.exitStatus == .usageError)
+        #expect(outcome.diagnostics.first?.contains("div >> p") == true)
+    }
+
+    @Test func unknownRuleAndMissingFileAreUsageErrors() {
+        #expect(PageCheck().run(sources: [.bundledSample], options: .init(ruleIDs: ["no-such-rule"])).exitStatus == .usageError)
+        let missing = PageCheck().run(sources: [.file("/nonexistent/page.html")], options: .init())
+        #expect(missing.exitStatus == .usageError)
+        #expect(missing.diagnostics.first?.contains("/nonexistent/page.html") == true)
+    }
+
+    @Test func bundledSampleHasFindings() {
+        let outcome = PageCheck().run(sources: [.bundledSample], options: .init())
+        #expect(outcome.exitStatus == .violationsFound)
+        #expect(outcome.output.contains("image-alt"))
+    }
+
+    @Test func urlIsFetchedFromARealServer() throws {
+        let server = try TestHTTPServer.routes([
+            "/bad.html": .html(Self.failingPage),
+            "/good.html": .html(Self.passingPage),
+        ])
+        defer { server.stop() }
+        let bad = PageCheck().run(sources: [.url(server.url("/bad.html"))], options: .init(format: .json))
+        #expect(bad.exitStatus == .violationsFound)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bad.output.utf8)) as? [String: Any])
+        #expect(json["url"] as? String == server.url("/bad.html"))
+        let good = PageCheck().run(sources: [.url(server.url("/good.html"))], options: .init())
+        #expect(good.exitStatus == .passed)
+    }
+
+    @Test func unreachableOrFailingURLExitsThree() throws {
+        let server = try TestHTTPServer.routes(["/image.png": TestHTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: [1, 2, 3])])
+        defer { server.stop() }
+        let missing = PageCheck().run(sources: [.url(server.url("/missing.html"))], options: .init())
+        #expect(missing.exitStatus == .couldNotAudit)
+        #expect(missing.diagnostics.first?.contains("404") == true)
+        let notHTML = PageCheck().run(sources: [.url(server.url("/image.png"))], options: .init())
+        #expect(notHTML.exitStatus == .couldNotAudit)
+        let port = server.port
+        server.stop()
+        let refused = PageCheck().run(sources: [.url("http://127.0.0.1:\(port)/")], options: .init())
+        #expect(refused.exitStatus == .couldNotAudit)
+    }
+
+    @Test func multiplePagesGiveAJSONArray() throws {
+        let path = try temporaryFile(Self.passingPage)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = PageCheck().run(sources: [.file(path), .bundledSample], options: .init(format: .json))
+        let array = try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [[String: Any]]
+        #expect(array?.count == 2)
+        #expect(outcome.exitStatus == .violationsFound)
+    }
+
+    @Test func sourceArgumentsAreClassified() {
+        #expect(PageSource(argument: "https://example.com/") == .url("https://example.com/"))
+        #expect(PageSource(argument: "file:///etc/passwd") == .url("file:///etc/passwd"))
+        #expect(PageSource(argument: "pages/index.html") == .file("pages/index.html"))
+    }
+
+    @Test func nonHTTPSchemesAreRefused() {
+        let outcome = PageCheck().run(sources: [.url("file:///etc/passwd")], options: .init())
+        #expect(outcome.exitStatus == .couldNotAudit)
+    }
+}
