@@ -13,7 +13,9 @@ public struct FetchRequest: Sendable {
     public var timeout: Double
     /// Limit for establishing each connection, in seconds.
     public var connectTimeout: Double
-    /// Largest (decoded) body accepted; a longer one fails with `bodyTooLarge`.
+    /// Largest body accepted, counted after decoding; a longer one fails with
+    /// `bodyTooLarge`. A Content-Length above it is refused before the body is
+    /// read, and a body of unknown length is cut off as soon as it passes it.
     public var maxBodyBytes: Int
     /// Most redirects followed; one more fails with `tooManyRedirects`.
     public var maxRedirects: Int

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CanopyKit
 import CanopyReports
+import Foundation
 
 @main
 struct CanopyCommand: ParsableCommand {
@@ -14,4 +15,24 @@ struct CanopyCommand: ParsableCommand {
         version: CanopyVersion.current,
         subcommands: [CheckCommand.self, RulesCommand.self]
     )
+
+    /// Runs like ArgumentParser's own `main`, except that usage errors exit with 2, which is
+    /// Canopy's documented code for bad usage (ArgumentParser uses 64).
+    static func main() {
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch {
+            let exitCode = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                let stream = exitCode == .success ? FileHandle.standardOutput : FileHandle.standardError
+                stream.write(Data((message + "\n").utf8))
+            }
+            status = exitCode == .validationFailure ? 2 : exitCode.rawValue
+        }
+        Foundation.exit(status)
+    }
 }

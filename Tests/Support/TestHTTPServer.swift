@@ -48,7 +48,8 @@ public final class TestHTTPServer: Sendable {
 
     /// Closes the listener and every connection, and returns once all server
     /// threads have ended. A response waiting out its delay is abandoned.
-    /// Calling it again does nothing.
+    /// Calling it again does nothing. Not to be called from inside the handler,
+    /// which runs on one of the threads it waits for.
     public func stop() {
         core.stop()
     }

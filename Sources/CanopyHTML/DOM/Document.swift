@@ -23,15 +23,14 @@ public final class Document: Sendable {
         var elementNodes: [Int32] = []
         elementNodes.reserveCapacity(storage.count / 2)
         var positions = [Int32](repeating: -1, count: storage.count)
-        var ids: [String: [Int32]] = [:]
         // Node numbers are assigned in document order by the builder, so a linear scan is document order.
         for node in 0..<storage.count where storage.kinds[node] == .element {
             positions[node] = Int32(elementNodes.count)
             elementNodes.append(Int32(node))
-            if let id = storage.attributeValue(node: node, name: "id") {
-                ids[id, default: []].append(Int32(node))
-            }
         }
+        var ids: [String: [Int32]] = [:]
+        ids.reserveCapacity(storage.ids.count)
+        for (value, node) in storage.ids { ids[value, default: []].append(node) }
         self.elementNodes = elementNodes
         self.elementPositions = positions
         self.idIndex = ids

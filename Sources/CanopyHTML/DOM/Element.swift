@@ -137,7 +137,7 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         while child >= 0 {
             switch storage.kinds[Int(child)] {
             case .element: return false
-            case .text where !storage.texts[Int(child)].isEmpty: return false
+            case .text where storage.hasText(Int(child)): return false
             default: break
             }
             child = storage.nextSibling[Int(child)]
@@ -147,17 +147,20 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// The concatenated text of all descendant text nodes, as `textContent` gives it.
     public var textContent: String {
-        var text = ""
+        var text: [UInt8] = []
         appendText(of: node, to: &text)
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private func appendText(of start: Int, to text: inout String) {
+    private func appendText(of start: Int, to text: inout [UInt8]) {
         // Iterative pre-order walk: real pages nest deeply enough to overflow a recursive one.
         var current = storage.firstChild[start]
         while current >= 0 {
             let index = Int(current)
-            if storage.kinds[index] == .text { text += storage.texts[index] }
+            if storage.kinds[index] == .text {
+                let textStart = Int(storage.textStart[index])
+                text.append(contentsOf: storage.textBytes[textStart..<textStart + Int(storage.textLength[index])])
+            }
             if storage.firstChild[index] >= 0 {
                 current = storage.firstChild[index]
                 continue
@@ -198,7 +201,7 @@ public struct Node: Hashable, Sendable {
     /// The element, if this node is one.
     public var element: Element? { kind == .element ? Element(document: document, node: node) : nil }
     /// The text of a text or comment node ("" for elements).
-    public var text: String { document.storage.texts[node] }
+    public var text: String { document.storage.text(of: node) }
 }
 
 extension Character {

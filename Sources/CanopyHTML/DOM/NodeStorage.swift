@@ -30,12 +30,18 @@ struct NodeStorage: Sendable {
     /// Element local name, or "" for other nodes.
     var names: [String] = []
     var namespaces: [Namespace] = []
-    /// Text of text and comment nodes; "" for elements.
-    var texts: [String] = []
+    /// The UTF-8 text of all text and comment nodes, one after another; node n's text is
+    /// `textBytes[textStart[n] ..< textStart[n] + textLength[n]]`. Strings are made on access, as
+    /// most text is never read by a rule.
+    var textBytes: [UInt8] = []
+    var textStart: [Int32] = []
+    var textLength: [Int32] = []
     var lines: [Int32] = []
     /// Attributes of node n are `attributes[attributeStart[n] ..< attributeStart[n + 1]]`.
     var attributeStart: [Int32] = [0]
     var attributes: [Attribute] = []
+    /// Every `id` attribute with its element, in document order, collected while building.
+    var ids: [(value: String, node: Int32)] = []
 
     var count: Int { kinds.count }
 
@@ -50,7 +56,8 @@ struct NodeStorage: Sendable {
         previousSibling.reserveCapacity(estimatedNodes)
         names.reserveCapacity(estimatedNodes)
         namespaces.reserveCapacity(estimatedNodes)
-        texts.reserveCapacity(estimatedNodes)
+        textStart.reserveCapacity(estimatedNodes)
+        textLength.reserveCapacity(estimatedNodes)
         lines.reserveCapacity(estimatedNodes)
         attributeStart.reserveCapacity(estimatedNodes + 1)
     }
@@ -60,7 +67,7 @@ struct NodeStorage: Sendable {
     @discardableResult
     mutating func append(
         kind: NodeKind, parent parentNode: Int32, name: String = "", namespace: Namespace = .html,
-        text: String = "", line: Int32 = 0
+        text: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0), line: Int32 = 0
     ) -> Int32 {
         let node = Int32(kinds.count)
         kinds.append(kind)
@@ -70,7 +77,9 @@ struct NodeStorage: Sendable {
         nextSibling.append(-1)
         names.append(name)
         namespaces.append(namespace)
-        texts.append(text)
+        textStart.append(Int32(textBytes.count))
+        textLength.append(Int32(text.count))
+        textBytes.append(contentsOf: text)
         lines.append(line)
         attributeStart.append(Int32(attributes.count))
         if parentNode >= 0 {
@@ -84,8 +93,22 @@ struct NodeStorage: Sendable {
         return node
     }
 
+    /// Extends the text of the most recently appended node, which must be a text node.
+    mutating func appendToLastText(_ text: UnsafeBufferPointer<UInt8>) {
+        textLength[kinds.count - 1] += Int32(text.count)
+        textBytes.append(contentsOf: text)
+    }
+
+    func text(of node: Int) -> String {
+        let start = Int(textStart[node])
+        return String(decoding: textBytes[start..<start + Int(textLength[node])], as: UTF8.self)
+    }
+
+    func hasText(_ node: Int) -> Bool { textLength[node] > 0 }
+
     /// Adds an attribute to the most recently appended node.
     mutating func appendAttribute(_ attribute: Attribute) {
+        if attribute.name == "id" { ids.append((attribute.value, Int32(kinds.count - 1))) }
         attributes.append(attribute)
         attributeStart[attributeStart.count - 1] = Int32(attributes.count)
     }

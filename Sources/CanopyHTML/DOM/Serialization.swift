@@ -54,9 +54,10 @@ extension Element {
             case .text:
                 let parentName = storage.names[Int(storage.parent[current])]
                 let raw = ["script", "style", "xmp", "iframe", "noembed", "noframes", "plaintext"].contains(parentName)
-                output += raw ? storage.texts[current] : Self.escape(storage.texts[current], inAttribute: false)
+                let text = storage.text(of: current)
+                output += raw ? text : Self.escape(text, inAttribute: false)
             case .comment:
-                output += "<!--" + storage.texts[current] + "-->"
+                output += "<!--" + storage.text(of: current) + "-->"
             case .document:
                 break
             }

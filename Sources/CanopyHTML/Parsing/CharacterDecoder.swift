@@ -22,7 +22,7 @@ public enum CharacterDecoder {
 
         let declared = contentType.flatMap(charsetParameter(ofContentType:)) ?? MetaCharsetScanner.scan(bytes)
         switch declared.map(canonicalEncoding(forLabel:)) {
-        case "UTF-8": return decodeUTF8(bytes[...])
+        case "UTF-8": return decodeUTF8(bytes)
         case "windows-1252": return decodeWindows1252(bytes[...])
         case "UTF-16LE": return decodeUTF16(bytes[...], bigEndian: false)
         case "UTF-16BE": return decodeUTF16(bytes[...], bigEndian: true)
@@ -30,7 +30,7 @@ public enum CharacterDecoder {
             if let decoded = decodeWithIconv(bytes, from: other) { return decoded }
             return decodeWindows1252(bytes[...])
         case nil:
-            if String(validating: bytes, as: UTF8.self) != nil { return Decoded(utf8: withoutNULs(bytes), encoding: "UTF-8") }
+            if UTF8Validation.check(bytes) != .invalid { return decodeUTF8(bytes) }
             return decodeWindows1252(bytes[...])
         }
     }
@@ -67,11 +67,14 @@ public enum CharacterDecoder {
         }
     }
 
-    private static func decodeUTF8(_ bytes: ArraySlice<UInt8>) -> Decoded {
-        if String(validating: bytes, as: UTF8.self) != nil {
-            return Decoded(utf8: withoutNULs(Array(bytes)), encoding: "UTF-8")
+    private static func decodeUTF8(_ bytes: ArraySlice<UInt8>) -> Decoded { decodeUTF8(Array(bytes)) }
+
+    private static func decodeUTF8(_ bytes: [UInt8]) -> Decoded {
+        switch UTF8Validation.check(bytes) {
+        case .valid: return Decoded(utf8: bytes, encoding: "UTF-8")
+        case .validWithNUL: return Decoded(utf8: withoutNULs(bytes), encoding: "UTF-8")
+        case .invalid: return Decoded(utf8: withoutNULs(Array(String(decoding: bytes, as: UTF8.self).utf8)), encoding: "UTF-8")
         }
-        return Decoded(utf8: withoutNULs(Array(String(decoding: bytes, as: UTF8.self).utf8)), encoding: "UTF-8")
     }
 
     private static func decodeUTF16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> Decoded {

@@ -35,13 +35,14 @@ public struct HTMLParser: Sendable {
                 htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, "UTF-8", Self.libxml2Options)
             }
         }
-        guard let xmlDocument else {
-            // libxml2 returns nothing for empty input; a browser still builds html/head/body.
-            return Document(storage: TreeBuilder.emptyDocumentStorage(), url: url, sourceEncoding: encoding)
+        // libxml2 returns nothing for empty input, where a browser still builds html/head/body.
+        guard let xmlDocument = xmlDocument ?? htmlNewDocNoDtD(nil, nil) else {
+            fatalError("libxml2 could not allocate a document")
         }
         defer { xmlFreeDoc(xmlDocument) }
-        TreeRepair.repair(xmlDocument)
-        let storage = TreeBuilder.build(from: xmlDocument, estimatedNodes: utf8.count / 24)
+        let tags = TagTable()
+        TreeRepair.repair(xmlDocument, tags: tags)
+        let storage = TreeBuilder.build(from: xmlDocument, estimatedNodes: utf8.count / 24, tags: tags)
         return Document(storage: storage, url: url, sourceEncoding: encoding)
     }
 }

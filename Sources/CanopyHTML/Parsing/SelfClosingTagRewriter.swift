@@ -1,48 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// HTML5 ignores the `/` in `<span/>` and `<div/>` (only void and foreign elements self-close),
 /// while libxml2 closes the element there. Before parsing, the `/` of such tags is overwritten
 /// with a space, which keeps every byte offset and line number unchanged.
+///
+/// It runs on every page before libxml2 does, so it works on raw bytes: `memchr` to the next `<`,
+/// and tag names compared in place without building strings.
 enum SelfClosingTagRewriter {
     static let voidElements: Set<String> = [
         "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input", "keygen",
         "link", "meta", "param", "source", "track", "wbr",
     ]
     /// Elements whose content is text up to their end tag, so `/>` inside is not markup.
-    private static let rawTextElements: Set<String> = [
+    private static let rawTextElements: [[UInt8]] = [
         "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
-    ]
+    ].map { Array($0.utf8) }
+    private static let voidElementBytes: [[UInt8]] = voidElements.map { Array($0.utf8) }
 
     static func rewrite(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            rewrite(base, count: buffer.count)
+        }
+    }
+
+    private static func rewrite(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) {
         var index = 0
         var foreignDepth = 0  // inside <svg> or <math>, `/>` really closes
-        let count = bytes.count
         while index < count {
-            guard bytes[index] == UInt8(ascii: "<"), index + 1 < count else {
-                index += 1
-                continue
-            }
+            guard let found = memchr(bytes + index, Int32(UInt8(ascii: "<")), count - index) else { return }
+            index = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            guard index + 1 < count else { return }
             let next = bytes[index + 1]
             if next == UInt8(ascii: "!") {
-                index = skipMarkupDeclaration(bytes, from: index)
+                index = skipMarkupDeclaration(bytes, count: count, from: index)
             } else if next == UInt8(ascii: "?") {
-                index = (bytes[index...].firstIndex(of: UInt8(ascii: ">")) ?? count - 1) + 1
+                index = skip(to: UInt8(ascii: ">"), bytes, count: count, from: index) + 1
             } else if next == UInt8(ascii: "/") {
-                let (name, end) = readName(bytes, from: index + 2)
-                if (name == "svg" || name == "math"), foreignDepth > 0 { foreignDepth -= 1 }
-                index = end
+                let name = readName(bytes, count: count, from: index + 2)
+                if foreignDepth > 0, isForeignRoot(bytes, name) { foreignDepth -= 1 }
+                index = name.upperBound
             } else if isASCIILetter(next) {
-                let (name, nameEnd) = readName(bytes, from: index + 1)
-                let (tagEnd, slashIndex) = scanToTagEnd(bytes, from: nameEnd)
-                if let slashIndex, foreignDepth == 0, !voidElements.contains(name) {
-                    bytes[slashIndex] = UInt8(ascii: " ")
-                }
-                if slashIndex == nil || foreignDepth == 0 && !voidElements.contains(name) {
-                    if name == "svg" || name == "math" { foreignDepth += 1 }
-                }
+                let name = readName(bytes, count: count, from: index + 1)
+                let (tagEnd, slashIndex) = scanToTagEnd(bytes, count: count, from: name.upperBound)
+                let isVoid = isOneOf(voidElementBytes, bytes, name)
+                if let slashIndex, foreignDepth == 0, !isVoid { bytes[slashIndex] = UInt8(ascii: " ") }
+                let selfClosed = slashIndex != nil && (foreignDepth > 0 || isVoid)
+                if !selfClosed, isForeignRoot(bytes, name) { foreignDepth += 1 }
                 index = tagEnd
-                if foreignDepth == 0, rawTextElements.contains(name) {
-                    index = endOfRawText(bytes, name: name, from: index)
-                } else if foreignDepth == 0, name == "plaintext" {
-                    return
+                if foreignDepth == 0 {
+                    if isOneOf(rawTextElements, bytes, name) {
+                        index = endOfRawText(bytes, count: count, name: name, from: index)
+                    } else if equalsLowercased(bytes, name, Array("plaintext".utf8)) {
+                        return
+                    }
                 }
             } else {
                 index += 1
@@ -50,46 +65,51 @@ enum SelfClosingTagRewriter {
         }
     }
 
-    private static func skipMarkupDeclaration(_ bytes: [UInt8], from start: Int) -> Int {
-        if start + 3 < bytes.count, bytes[start + 2] == UInt8(ascii: "-"), bytes[start + 3] == UInt8(ascii: "-") {
-            var index = start + 4
-            while index + 2 < bytes.count {
-                if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"), bytes[index + 2] == UInt8(ascii: ">") {
-                    return index + 3
-                }
-                index += 1
-            }
-            return bytes.count
+    private static func skipMarkupDeclaration(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> Int {
+        guard start + 3 < count, bytes[start + 2] == UInt8(ascii: "-"), bytes[start + 3] == UInt8(ascii: "-") else {
+            return skip(to: UInt8(ascii: ">"), bytes, count: count, from: start) + 1
         }
-        return (bytes[start...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count - 1) + 1
-    }
-
-    /// Reads a lowercased tag name starting at `start`; returns it and the index after it.
-    private static func readName(_ bytes: [UInt8], from start: Int) -> (String, Int) {
-        var index = start
-        while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">") {
+        var index = start + 4
+        while index + 2 < count {
+            if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"), bytes[index + 2] == UInt8(ascii: ">") {
+                return index + 3
+            }
             index += 1
         }
-        let name = String(decoding: bytes[start..<index].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
-        return (name, index)
+        return count
+    }
+
+    /// The index of the next `byte` at or after `start`, or the last index when there is none.
+    private static func skip(to byte: UInt8, _ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> Int {
+        guard start < count, let found = memchr(bytes + start, Int32(byte), count - start) else { return count - 1 }
+        return bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The range of the tag name starting at `start`.
+    private static func readName(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> Range<Int> {
+        var index = start
+        while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">") {
+            index += 1
+        }
+        return start..<index
     }
 
     /// Walks the attributes as the HTML tokenizer does. Returns the index after `>` and, if the
     /// tag is self-closing, the index of its `/` (a `/` inside an unquoted value is part of the value).
-    private static func scanToTagEnd(_ bytes: [UInt8], from start: Int) -> (Int, Int?) {
+    private static func scanToTagEnd(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> (Int, Int?) {
         var index = start
         var slash: Int?
-        while index < bytes.count {
+        while index < count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ">") { return (index + 1, slash) }
             if byte == UInt8(ascii: "=") {
                 index += 1
-                while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-                guard index < bytes.count else { break }
+                while index < count, isSpace(bytes[index]) { index += 1 }
+                guard index < count else { break }
                 if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
-                    index = (bytes[(index + 1)...].firstIndex(of: bytes[index]) ?? bytes.count - 1) + 1
+                    index = skip(to: bytes[index], bytes, count: count, from: index + 1) + 1
                 } else {
-                    while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") { index += 1 }
+                    while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") { index += 1 }
                 }
                 slash = nil
                 continue
@@ -98,21 +118,47 @@ enum SelfClosingTagRewriter {
             slash = byte == UInt8(ascii: "/") ? index : nil
             index += 1
         }
-        return (bytes.count, nil)
+        return (count, nil)
     }
 
-    private static func endOfRawText(_ bytes: [UInt8], name: String, from start: Int) -> Int {
-        let nameBytes = Array(name.utf8)
+    private static func endOfRawText(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, name: Range<Int>, from start: Int) -> Int {
+        let nameBytes = Array(UnsafeBufferPointer(start: bytes + name.lowerBound, count: name.count))
         var index = start
-        while index + 1 + nameBytes.count < bytes.count {
-            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/") {
-                let candidate = bytes[(index + 2)..<(index + 2 + nameBytes.count)].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-                if candidate == nameBytes { return index }
+        while index + 1 + name.count < count {
+            index = skip(to: UInt8(ascii: "<"), bytes, count: count, from: index)
+            guard index + 1 + name.count < count else { break }
+            if bytes[index + 1] == UInt8(ascii: "/"), equalsLowercased(bytes, (index + 2)..<(index + 2 + name.count), nameBytes.map(lowercased)) {
+                return index
             }
             index += 1
         }
-        return bytes.count
+        return count
     }
+
+    private static func isForeignRoot(_ bytes: UnsafeMutablePointer<UInt8>, _ name: Range<Int>) -> Bool {
+        equalsLowercased(bytes, name, svgBytes) || equalsLowercased(bytes, name, mathBytes)
+    }
+
+    private static let svgBytes = Array("svg".utf8)
+    private static let mathBytes = Array("math".utf8)
+
+    private static func isOneOf(_ candidates: [[UInt8]], _ bytes: UnsafeMutablePointer<UInt8>, _ name: Range<Int>) -> Bool {
+        for candidate in candidates where equalsLowercased(bytes, name, candidate) { return true }
+        return false
+    }
+
+    /// Whether the bytes in `range`, ASCII-lowercased, equal `lowercaseName`.
+    private static func equalsLowercased(_ bytes: UnsafeMutablePointer<UInt8>, _ range: Range<Int>, _ lowercaseName: [UInt8]) -> Bool {
+        guard range.count == lowercaseName.count else { return false }
+        var offset = 0
+        for index in range {
+            if lowercased(bytes[index]) != lowercaseName[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

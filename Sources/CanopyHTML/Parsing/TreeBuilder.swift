@@ -2,7 +2,7 @@ internal import CLibXML2
 
 /// Copies a (repaired) libxml2 tree into `NodeStorage`, assigning HTML5 namespaces on the way.
 enum TreeBuilder {
-    static func build(from xmlDocument: htmlDocPtr, estimatedNodes: Int) -> NodeStorage {
+    static func build(from xmlDocument: htmlDocPtr, estimatedNodes: Int, tags: TagTable) -> NodeStorage {
         var storage = NodeStorage(estimatedNodes: max(16, estimatedNodes))
         storage.append(kind: .document, parent: -1)
 
@@ -16,14 +16,14 @@ enum TreeBuilder {
             let inherited = namespaces[namespaces.count - 1]
             switch xmlNode.pointee.type {
             case XML_ELEMENT_NODE:
-                let rawName = String(cString: xmlNode.pointee.name)
+                let rawName = tags.name(xmlNode.pointee.name)
                 let namespace = namespaceOfElement(named: rawName, inherited: inherited, parent: parent, storage: storage)
                 let name = namespace == .svg ? ForeignNames.svgElementName(rawName) : rawName
                 let node = storage.append(
                     kind: .element, parent: parent, name: name, namespace: namespace,
                     line: Int32(xmlNode.pointee.line)
                 )
-                appendAttributes(of: xmlNode, namespace: namespace, to: &storage)
+                appendAttributes(of: xmlNode, namespace: namespace, tags: tags, to: &storage)
                 if let firstChild = xmlNode.pointee.children {
                     parents.append(node)
                     namespaces.append(namespace)
@@ -32,11 +32,10 @@ enum TreeBuilder {
                 }
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = xmlNode.pointee.content {
-                    appendText(String(cString: content), parent: parent, line: Int32(xmlNode.pointee.line), to: &storage)
+                    appendText(content, parent: parent, line: Int32(xmlNode.pointee.line), to: &storage)
                 }
             case XML_COMMENT_NODE:
-                let text = xmlNode.pointee.content.map { String(cString: $0) } ?? ""
-                storage.append(kind: .comment, parent: parent, text: text, line: Int32(xmlNode.pointee.line))
+                storage.append(kind: .comment, parent: parent, text: bytes(of: xmlNode.pointee.content), line: Int32(xmlNode.pointee.line))
             default:
                 break  // doctype, processing instructions: not part of what rules audit
             }
@@ -54,63 +53,7 @@ enum TreeBuilder {
                 cursor = up
             }
         }
-        ensureDocumentSkeleton(&storage)
         return storage
-    }
-
-    /// The storage of an empty page: what a browser builds for zero bytes.
-    static func emptyDocumentStorage() -> NodeStorage {
-        var storage = NodeStorage()
-        storage.append(kind: .document, parent: -1)
-        ensureDocumentSkeleton(&storage)
-        return storage
-    }
-
-    /// libxml2 omits `<html>`, `<head>` or `<body>` for some inputs (e.g. a lone comment);
-    /// browsers always have all three, and rules rely on them.
-    private static func ensureDocumentSkeleton(_ storage: inout NodeStorage) {
-        let hasHTML = storage.count > 1 && childElement(of: 0, named: "html", in: storage) != nil
-        guard !hasHTML else { return }
-        // Only reachable for degenerate input, where the tree is tiny: rebuild it under a fresh skeleton.
-        var rebuilt = NodeStorage()
-        rebuilt.append(kind: .document, parent: -1)
-        let html = rebuilt.append(kind: .element, parent: 0, name: "html", line: 1)
-        rebuilt.append(kind: .element, parent: html, name: "head", line: 1)
-        let body = rebuilt.append(kind: .element, parent: html, name: "body", line: 1)
-        var child = storage.firstChild[0]
-        while child >= 0 {
-            copySubtree(Int(child), from: storage, to: &rebuilt, parent: body)
-            child = storage.nextSibling[Int(child)]
-        }
-        storage = rebuilt
-    }
-
-    private static func copySubtree(_ node: Int, from source: NodeStorage, to target: inout NodeStorage, parent: Int32) {
-        var pending: [(node: Int, parent: Int32)] = [(node, parent)]
-        while let (sourceNode, targetParent) = pending.popLast() {
-            let copy = target.append(
-                kind: source.kinds[sourceNode], parent: targetParent, name: source.names[sourceNode],
-                namespace: source.namespaces[sourceNode], text: source.texts[sourceNode], line: source.lines[sourceNode]
-            )
-            for index in source.attributeRange(node: sourceNode) { target.appendAttribute(source.attributes[index]) }
-            var children: [Int] = []
-            var child = source.firstChild[sourceNode]
-            while child >= 0 {
-                children.append(Int(child))
-                child = source.nextSibling[Int(child)]
-            }
-            // Reversed so that popping keeps document order.
-            pending.append(contentsOf: children.reversed().map { ($0, copy) })
-        }
-    }
-
-    private static func childElement(of node: Int32, named name: String, in storage: NodeStorage) -> Int32? {
-        var child = storage.firstChild[Int(node)]
-        while child >= 0 {
-            if storage.kinds[Int(child)] == .element, storage.names[Int(child)] == name { return child }
-            child = storage.nextSibling[Int(child)]
-        }
-        return nil
     }
 
     private static func namespaceOfElement(named name: String, inherited: Namespace, parent: Int32, storage: NodeStorage) -> Namespace {
@@ -137,10 +80,10 @@ enum TreeBuilder {
         }
     }
 
-    private static func appendAttributes(of xmlNode: xmlNodePtr, namespace: Namespace, to storage: inout NodeStorage) {
+    private static func appendAttributes(of xmlNode: xmlNodePtr, namespace: Namespace, tags: TagTable, to storage: inout NodeStorage) {
         var property = xmlNode.pointee.properties
         while let attribute = property {
-            let rawName = String(cString: attribute.pointee.name)
+            let rawName = tags.name(attribute.pointee.name)
             let name = namespace == .svg ? ForeignNames.svgAttributeName(rawName) : rawName
             storage.appendAttribute(Attribute(name: name, value: attributeValue(attribute)))
             property = attribute.pointee.next
@@ -157,12 +100,19 @@ enum TreeBuilder {
         return String(cString: joined)
     }
 
-    private static func appendText(_ text: String, parent: Int32, line: Int32, to storage: inout NodeStorage) {
+    private static func bytes(of content: UnsafeMutablePointer<xmlChar>?) -> UnsafeBufferPointer<UInt8> {
+        guard let content else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content)))
+    }
+
+    private static func appendText(_ content: UnsafeMutablePointer<xmlChar>, parent: Int32, line: Int32, to storage: inout NodeStorage) {
+        let text = bytes(of: content)
         guard !text.isEmpty else { return }
-        // Repairs can leave two text nodes side by side; a browser's tree has one.
+        // Repairs can leave two text nodes side by side; a browser's tree has one. A parent's
+        // last child is always the node appended last, so its bytes end the buffer.
         let last = storage.lastChild[Int(parent)]
         if last >= 0, storage.kinds[Int(last)] == .text {
-            storage.texts[Int(last)] += text
+            storage.appendToLastText(text)
             return
         }
         storage.append(kind: .text, parent: parent, text: text, line: line)

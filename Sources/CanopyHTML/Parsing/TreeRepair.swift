@@ -14,91 +14,104 @@ internal import CLibXML2
 /// Repairs move libxml2 nodes in place before the tree is copied, which costs a walk of the tree
 /// and nothing for pages that need no repair.
 enum TreeRepair {
-    static func repair(_ xmlDocument: htmlDocPtr) {
+    static func repair(_ xmlDocument: htmlDocPtr, tags: TagTable) {
+        ensureDocumentSkeleton(xmlDocument)
         var tables: [xmlNodePtr] = []
+        // The open elements above the current node, each with what is "in scope" inside it, so
+        // that deciding whether an element closes an ancestor costs no walk up the tree.
+        var frames: [Frame] = [Frame(node: nil, scope: OpenElements())]
         var current = xmlDocument.pointee.children
         while let node = current {
-            var descend = true
-            if node.pointee.type == XML_ELEMENT_NODE {
-                let name = elementName(node)
-                if name == "template" {
+            if node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name {
+                let flags = tags.flags(name)
+                if flags.contains(.template) {
                     removeChildren(of: node)
-                    descend = false
-                } else if let outer = implicitlyClosedAncestor(of: node, name: name) {
-                    moveAfter(node, outOf: outer)
-                } else if name == "table" {
-                    tables.append(node)
+                } else {
+                    if let outer = implicitlyClosedAncestor(of: node, flags: flags, scope: frames[frames.count - 1].scope, tags: tags) {
+                        moveAfter(node, outOf: outer)
+                        if let index = frames.lastIndex(where: { $0.node == outer }) { frames.removeSubrange(index...) }
+                    }
+                    if flags.contains(.table) { tables.append(node) }
+                    if let child = node.pointee.children {
+                        frames.append(Frame(node: node, scope: frames[frames.count - 1].scope.entering(flags)))
+                        current = child
+                        continue
+                    }
                 }
             }
-            current = nextInPreOrder(node, descend: descend)
+            // Next sibling, or climb out of finished elements.
+            var cursor = node
+            current = nil
+            while true {
+                if let next = cursor.pointee.next {
+                    current = next
+                    break
+                }
+                guard frames.count > 1, let parent = cursor.pointee.parent else { break }
+                frames.removeLast()
+                cursor = parent
+            }
         }
-        // Fostered content lands before its table, already visited; it holds no tables of its
-        // own that were missed, because the walk above saw every table wherever it was.
         for table in tables { TableRepair.repair(table) }
     }
 
-    // MARK: Implicitly closed elements
+    private struct Frame {
+        let node: xmlNodePtr?
+        let scope: OpenElements
+    }
 
-    private static let closesParagraph: Set<String> = [
-        "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
-        "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol", "p",
-        "search", "section", "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing", "form",
-        "table", "hr", "xmp", "plaintext",
-    ]
-    private static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
-    /// Elements that end the search for an open element ("has an element in scope" in HTML5).
-    private static let scopeBoundaries: Set<String> = [
-        "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template", "svg", "math",
-        "foreignobject",
-    ]
-    /// HTML5's "special" elements, which stop the search for an open `<li>`, `<dd>` or `<dt>`.
-    private static let specialElements: Set<String> = [
-        "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound", "blockquote", "body",
-        "br", "button", "caption", "center", "col", "colgroup", "dd", "details", "dir", "div", "dl", "dt",
-        "embed", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3",
-        "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "iframe", "img", "input", "keygen", "li",
-        "link", "listing", "main", "marquee", "menu", "meta", "nav", "noembed", "noframes", "noscript",
-        "object", "ol", "p", "param", "plaintext", "pre", "script", "search", "section", "select", "source",
-        "style", "summary", "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "title",
-        "tr", "track", "ul", "wbr", "xmp",
-    ]
+    /// Which implicitly closable elements are open, as HTML5's "in scope" checks see them.
+    private struct OpenElements {
+        var paragraphInButtonScope = false
+        var buttonInScope = false
+        var anchorInScope = false
+        var listItem = false
+        var definitionItem = false
 
-    /// The open element that HTML5 would have closed when `node`'s start tag was seen, if any.
-    private static func implicitlyClosedAncestor(of node: xmlNodePtr, name: String) -> xmlNodePtr? {
-        switch name {
-        case "button":
-            return ancestor(of: node, named: "button", boundaries: scopeBoundaries)
-        case "a":
-            return ancestor(of: node, named: "a", boundaries: scopeBoundaries)
-        case "li", "dd", "dt":
-            let targets: Set<String> = name == "li" ? ["li"] : ["dd", "dt"]
-            var candidate = node.pointee.parent
-            while let element = candidate, element.pointee.type == XML_ELEMENT_NODE {
-                let ancestorName = elementName(element)
-                if targets.contains(ancestorName) { return element }
-                if specialElements.contains(ancestorName), !["address", "div", "p"].contains(ancestorName) { return nil }
-                candidate = element.pointee.parent
-            }
-            return nil
-        default:
-            if headings.contains(name), let parent = node.pointee.parent, parent.pointee.type == XML_ELEMENT_NODE,
-                headings.contains(elementName(parent))
-            {
-                return parent
-            }
-            if closesParagraph.contains(name) {
-                return ancestor(of: node, named: "p", boundaries: scopeBoundaries.union(["button"]))
-            }
-            return nil
+        func entering(_ flags: TagFlags) -> OpenElements {
+            let boundary = flags.contains(.scopeBoundary)
+            let stopsItemSearch = flags.contains(.special) && !flags.contains(.addressDivOrP)
+            return OpenElements(
+                paragraphInButtonScope: flags.contains(.paragraph)
+                    || (!boundary && !flags.contains(.button) && paragraphInButtonScope),
+                buttonInScope: flags.contains(.button) || (!boundary && buttonInScope),
+                anchorInScope: flags.contains(.anchor) || (!boundary && anchorInScope),
+                listItem: flags.contains(.listItem) || (!stopsItemSearch && listItem),
+                definitionItem: flags.contains(.definitionItem) || (!stopsItemSearch && definitionItem)
+            )
         }
     }
 
-    private static func ancestor(of node: xmlNodePtr, named target: String, boundaries: Set<String>) -> xmlNodePtr? {
+    /// The open element that HTML5 would have closed when `node`'s start tag was seen, if any.
+    private static func implicitlyClosedAncestor(
+        of node: xmlNodePtr, flags: TagFlags, scope: OpenElements, tags: TagTable
+    ) -> xmlNodePtr? {
+        if flags.contains(.button), scope.buttonInScope {
+            return ancestor(of: node, tags: tags) { $0.contains(.button) }
+        }
+        if flags.contains(.anchor), scope.anchorInScope {
+            return ancestor(of: node, tags: tags) { $0.contains(.anchor) }
+        }
+        if flags.contains(.listItem), scope.listItem {
+            return ancestor(of: node, tags: tags) { $0.contains(.listItem) }
+        }
+        if flags.contains(.definitionItem), scope.definitionItem {
+            return ancestor(of: node, tags: tags) { $0.contains(.definitionItem) }
+        }
+        if flags.contains(.heading), let parent = node.pointee.parent, tags.flags(of: parent).contains(.heading) {
+            return parent
+        }
+        if flags.contains(.closesParagraph), scope.paragraphInButtonScope {
+            return ancestor(of: node, tags: tags) { $0.contains(.paragraph) }
+        }
+        return nil
+    }
+
+    /// The nearest element ancestor whose flags satisfy `isTarget` (the scope says there is one).
+    private static func ancestor(of node: xmlNodePtr, tags: TagTable, where isTarget: (TagFlags) -> Bool) -> xmlNodePtr? {
         var candidate = node.pointee.parent
         while let element = candidate, element.pointee.type == XML_ELEMENT_NODE {
-            let name = elementName(element)
-            if name == target { return element }
-            if boundaries.contains(name) { return nil }
+            if isTarget(tags.flags(of: element)) { return element }
             candidate = element.pointee.parent
         }
         return nil
@@ -119,6 +132,50 @@ enum TreeRepair {
         }
     }
 
+    // MARK: html, head and body
+
+    /// libxml2 leaves out `<head>` when a page has nothing for it, and builds no tree at all for
+    /// empty input; browsers always have `<html>` with `<head>` and `<body>`, and rules rely on them.
+    private static func ensureDocumentSkeleton(_ xmlDocument: htmlDocPtr) {
+        let documentNode = UnsafeMutableRawPointer(xmlDocument).assumingMemoryBound(to: xmlNode.self)
+        var html = xmlDocGetRootElement(xmlDocument)
+        if html == nil || elementName(html!) != "html" {
+            let created = xmlNewDocNode(xmlDocument, nil, "html", nil)!
+            if let root = html {
+                _ = xmlAddPrevSibling(root, created)
+                let body = xmlNewDocNode(xmlDocument, nil, "body", nil)!
+                _ = xmlAddChild(created, body)
+                xmlUnlinkNode(root)
+                _ = xmlAddChild(body, root)
+            } else {
+                _ = xmlAddChild(documentNode, created)
+            }
+            html = created
+        }
+        guard let html else { return }
+        let elements = elementChildren(of: html)
+        if !elements.contains(where: { elementName($0) == "head" }) {
+            let head = xmlNewDocNode(xmlDocument, nil, "head", nil)!
+            head.pointee.line = html.pointee.line
+            if let first = html.pointee.children { _ = xmlAddPrevSibling(first, head) } else { _ = xmlAddChild(html, head) }
+        }
+        if !elements.contains(where: { ["body", "frameset"].contains(elementName($0)) }) {
+            let body = xmlNewDocNode(xmlDocument, nil, "body", nil)!
+            body.pointee.line = html.pointee.line
+            _ = xmlAddChild(html, body)
+        }
+    }
+
+    private static func elementChildren(of node: xmlNodePtr) -> [xmlNodePtr] {
+        var result: [xmlNodePtr] = []
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE { result.append(current) }
+            child = current.pointee.next
+        }
+        return result
+    }
+
     // MARK: Helpers shared with table repair
 
     static func elementName(_ node: xmlNodePtr) -> String {
@@ -131,16 +188,5 @@ enum TreeRepair {
             xmlUnlinkNode(child)
             xmlFreeNode(child)
         }
-    }
-
-    static func nextInPreOrder(_ node: xmlNodePtr, descend: Bool) -> xmlNodePtr? {
-        if descend, let child = node.pointee.children, node.pointee.type == XML_ELEMENT_NODE { return child }
-        var cursor: xmlNodePtr? = node
-        while let current = cursor {
-            if let next = current.pointee.next { return next }
-            cursor = current.pointee.parent
-            if cursor?.pointee.type != XML_ELEMENT_NODE { return nil }
-        }
-        return nil
     }
 }

@@ -48,6 +48,13 @@ enum CSSSyntax {
 
     /// Escapes `text` so that it reads back as exactly one CSS identifier with that value.
     static func escapeIdentifier(_ text: String) -> String {
+        // Fast path for the common case (tags, most class names): ASCII letters, digits, `-` and
+        // `_`, not starting with a digit or `-`.
+        let isPlain = { (byte: UInt8) in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == 0x2D || byte == 0x5F
+        }
+        if let first = text.utf8.first, first > 0x39, text.utf8.allSatisfy(isPlain) { return text }
         let scalars = Array(text.unicodeScalars)
         var result = ""
         for (index, scalar) in scalars.enumerated() {

@@ -205,9 +205,9 @@ enum SelectorMatcher {
         case .nthLastChild(let pattern, let filter):
             return matchesNth(pattern, element, fromEnd: true, filter: filter)
         case .nthOfType(let pattern):
-            return pattern.matches(index: sameTypeIndex(element, fromEnd: false))
+            return pattern.matches(index: sameTypeIndex(element, fromEnd: false, limit: pattern.largestMatchingIndex))
         case .nthLastOfType(let pattern):
-            return pattern.matches(index: sameTypeIndex(element, fromEnd: true))
+            return pattern.matches(index: sameTypeIndex(element, fromEnd: true, limit: pattern.largestMatchingIndex))
         case .empty:
             return element.hasNoContent
         case .root:
@@ -236,11 +236,12 @@ enum SelectorMatcher {
         return false
     }
 
-    /// 1-based index among siblings of the same type, counted from the start or the end.
-    private static func sameTypeIndex(_ element: Element, fromEnd: Bool) -> Int {
+    /// 1-based index among siblings of the same type, counted from the start or the end; counting
+    /// stops past `limit`, where the exact value no longer matters.
+    private static func sameTypeIndex(_ element: Element, fromEnd: Bool, limit: Int = .max) -> Int {
         var index = 1
         var sibling = fromEnd ? element.nextElementSibling : element.previousElementSibling
-        while let current = sibling {
+        while let current = sibling, index <= limit {
             if isSameType(current, element) { index += 1 }
             sibling = fromEnd ? current.nextElementSibling : current.previousElementSibling
         }
@@ -250,10 +251,15 @@ enum SelectorMatcher {
     private static func matchesNth(_ pattern: NthPattern, _ element: Element, fromEnd: Bool, filter: [ComplexSelector]?) -> Bool {
         // With `of S`, the element itself must match S and only siblings matching S are counted.
         if let filter, !matches(filter, element) { return false }
+        let largestMatch = pattern.largestMatchingIndex
         var index = 1
         var sibling = fromEnd ? element.nextElementSibling : element.previousElementSibling
         while let current = sibling {
-            if filter.map({ matches($0, current) }) ?? true { index += 1 }
+            if filter.map({ matches($0, current) }) ?? true {
+                index += 1
+                // `:nth-child(2)` need not count the 5,000 rows before row 5,001.
+                if index > largestMatch { return false }
+            }
             sibling = fromEnd ? current.nextElementSibling : current.previousElementSibling
         }
         return pattern.matches(index: index)

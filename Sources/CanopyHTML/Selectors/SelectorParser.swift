@@ -52,6 +52,7 @@ struct SelectorParser {
         case ",":
             throw error(at: position, previous == nil ? "expected a selector before \",\"" : "empty item in selector list")
         case ")":
+            if let previous { throw error(at: position, "expected a selector after \"\(previous)\"") }
             if let closing { throw error(at: position, "expected a selector inside \"\(closing)()\"") }
         case ">", "+", "~":
             throw error(at: position, "a selector cannot start with the combinator \"\(scalar)\"")
@@ -299,10 +300,7 @@ struct SelectorParser {
             var filter: [ComplexSelector]?
             let beforeWhitespace = scanner.index
             if scanner.skipWhitespace(), scanner.startsIdentifier {
-                let keywordStart = scanner.index
-                guard CSSSyntax.asciiLowercased(scanner.consumeName()) == "of" else {
-                    throw error(at: keywordStart, "expected \"of\" or \")\" after the An+B expression")
-                }
+                _ = scanner.consumeName()  // "of": parseNthPattern accepts no other word here
                 filter = try parseComplexList(closing: ":" + written)
             } else {
                 scanner.index = beforeWhitespace

@@ -125,6 +125,9 @@ struct NthPattern: Sendable, Hashable {
     let step: Int
     let offset: Int
 
+    /// No index above this can match (`Int.max` when the pattern is unbounded, A > 0).
+    var largestMatchingIndex: Int { step > 0 ? .max : max(offset, 0) }
+
     func matches(index: Int) -> Bool {
         if step == 0 { return index == offset }
         let distance = index - offset

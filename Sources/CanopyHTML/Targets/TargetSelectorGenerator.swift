@@ -5,7 +5,8 @@
 /// an attribute such as `[name="q"]`, a tag) that is unique in the document; else a path of
 /// ` > `-joined pieces up to the nearest ancestor that has such a piece, where each step is the
 /// shortest piece that tells the element apart from its siblings and `:nth-child()` is the last
-/// resort. Uniqueness comes from counts of every piece's matches, computed once per document.
+/// resort. Uniqueness comes from counts of every piece's matches, computed once per document, and
+/// each result is checked with the selector matcher.
 public struct TargetSelectorGenerator: Sendable {
     public init() {}
 
@@ -39,16 +40,19 @@ public struct TargetSelectorGenerator: Sendable {
         /// Element nodes that each feature matches, over the whole document.
         private let documentMatches: [FeatureKey: [Int32]]
         /// Per parent node: how many children each feature matches.
-        private var siblingCounts: [Int: [FeatureKey: Int]] = [:]
-        /// Per node: its document-unique piece (ancestors are asked again for every descendant).
+        private var childFeatureCounts: [Int: [FeatureKey: Int]] = [:]
+        /// Per node: its document-unique piece, if any (ancestors are asked again for every descendant).
         private var documentUniquePieces: [Int: Piece?] = [:]
         private var siblingUniquePieces: [Int: Piece] = [:]
+        /// Per node: 1-based position among its parent's element children, filled a parent at a
+        /// time so that long lists cost linear, not quadratic, time.
+        private var childPositions: [Int: Int] = [:]
 
         public init(document: Document) {
             self.document = document
             var matches: [FeatureKey: [Int32]] = [:]
             for element in document.elements {
-                for key in Self.featureKeys(of: element) { matches[key, default: []].append(Int32(element.node)) }
+                for key in Self.ownFeatureKeys(of: element) { matches[key, default: []].append(Int32(element.node)) }
             }
             documentMatches = matches
         }
@@ -67,27 +71,16 @@ public struct TargetSelectorGenerator: Sendable {
                     chain.insert(anchor, at: 0)
                     break
                 }
-                // A shorter path may already be unique (e.g. `.card:nth-child(2) > h3`): stop climbing.
-                if chain.count > 1, matchCount(of: chain) == 1 { break }
+                // A path that starts at a class or attribute may already be unique (`.price > b`): stop
+                // climbing. Not at a bare tag or position, which a change elsewhere can easily repeat.
+                if chain.count > 1, chain[0].canStartShortPath, matchCount(of: chain) == 1 { break }
                 current = parent
             }
             guard isVerified(chain, endingAt: element) else { return structuralPath(to: element) }
             return chain.map(\.text).joined(separator: " > ")
         }
 
-        // MARK: Pieces
-
-        /// One compound selector of a generated path, with what it can match.
-        private struct Piece {
-            let text: String
-            let compound: CompoundSelector
-            /// Features whose matches together are exactly what `compound` matches, ignoring
-            /// `:nth-child()` (which only narrows).
-            let keys: [FeatureKey]
-            let kind: Kind
-
-            enum Kind { case id, className, attribute, tag, nthChild }
-        }
+        // MARK: Features and pieces
 
         /// What a selector piece can match, keyed the way the matcher compares: HTML elements by
         /// lowercase name and (for HTML's case-insensitive attributes) lowercase value, others exactly.
@@ -100,32 +93,113 @@ public struct TargetSelectorGenerator: Sendable {
             case foreignAttribute(name: String, value: String)
         }
 
-        /// Attributes that often tell elements apart and stay stable across page versions.
-        private static let distinctiveAttributes = [
-            "name", "role", "type", "for", "href", "src", "alt", "title", "aria-label", "placeholder",
+        /// One compound selector of a generated path.
+        private struct Piece {
+            enum Kind {
+                case id(String)
+                case className(String)
+                case attribute(name: String, value: String)
+                case tag(String)
+                case nthChild(tag: String, index: Int)
+                case root
+            }
+
+            let kind: Kind
+            let text: String
+            /// Features whose matches together are what the piece matches, leaving aside
+            /// `:nth-child()`, which only narrows.
+            let keys: [FeatureKey]
+
+            /// The parsed form, built only for the pieces that get checked with the matcher.
+            var compound: CompoundSelector {
+                switch kind {
+                case .id(let id):
+                    return CompoundSelector(typeName: nil, conditions: [.id(id)])
+                case .className(let name):
+                    return CompoundSelector(typeName: nil, conditions: [.className(name)])
+                case .attribute(let name, let value):
+                    let condition = AttributeCondition(name: name, operation: .equals, value: value, caseFlag: .documentDefault)
+                    return CompoundSelector(typeName: nil, conditions: [.attribute(condition)])
+                case .tag(let name):
+                    return CompoundSelector(typeName: TypeName(name), conditions: [])
+                case .nthChild(let tag, let index):
+                    let nth = PseudoClass.nthChild(NthPattern(step: 0, offset: index), of: nil)
+                    return CompoundSelector(typeName: TypeName(tag), conditions: [.pseudoClass(nth)])
+                case .root:
+                    return CompoundSelector(typeName: nil, conditions: [.pseudoClass(.root)])
+                }
+            }
+
+            /// Unique among siblings by construction, whatever the counts say.
+            var isPositional: Bool {
+                switch kind {
+                case .nthChild, .root: return true
+                default: return false
+                }
+            }
+
+            var canStartShortPath: Bool {
+                switch kind {
+                case .className, .attribute: return true
+                default: return false
+                }
+            }
+        }
+
+        /// Attributes whose values usually name one thing on the page (a field, a link target, a
+        /// label) and so stay stable when other parts of the page change.
+        private static let specificAttributes = [
+            "name", "for", "href", "src", "alt", "title", "aria-label", "placeholder",
             "data-testid", "data-test", "data-qa", "data-cy",
         ]
+        /// Attributes with a small vocabulary: fine to tell siblings apart, weak as a page-wide anchor
+        /// (a second `type="submit"` button appears as easily as a second `<button>`).
+        private static let genericAttributes = ["type", "role"]
+
+        /// Rank of each distinctive attribute: the order pieces are tried in.
+        private static let attributeRanks: [String: Int] = Dictionary(
+            uniqueKeysWithValues: (specificAttributes + genericAttributes).enumerated().map { ($0.element, $0.offset) }
+        )
 
         /// Longer values make unwieldy selectors (and tend to change, like tracking URLs).
         private static let maximumAttributeValueLength = 64
 
         private static func isUsableAttributeValue(_ value: String) -> Bool {
-            !value.isEmpty && value.unicodeScalars.count <= maximumAttributeValueLength
+            // The byte count (O(1)) rules out most long values before counting code points.
+            !value.isEmpty && value.utf8.count <= maximumAttributeValueLength * 4
+                && value.unicodeScalars.count <= maximumAttributeValueLength
                 && !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
         }
 
-        private static func featureKeys(of element: Element) -> [FeatureKey] {
-            var keys: [FeatureKey] = [element.isHTML ? .htmlTag(element.localName) : .foreignTag(element.localName)]
-            if let id = element.attribute("id"), !id.isEmpty { keys.append(.id(id)) }
-            if let classes = element.attribute("class") {
-                var seen = Set<String>()
-                for name in classes.split(whereSeparator: \.isHTMLWhitespace) where seen.insert(String(name)).inserted {
-                    keys.append(.className(String(name)))
-                }
+        /// The element's distinctive attributes in rank order, in one pass over its attributes.
+        private static func distinctiveAttributes(of element: Element) -> [(name: String, value: String, rank: Int)] {
+            var found: [(name: String, value: String, rank: Int)] = []
+            for attribute in element.attributes {
+                guard let rank = attributeRanks[attribute.name], isUsableAttributeValue(attribute.value) else { continue }
+                found.append((attribute.name, attribute.value, rank))
             }
-            for name in distinctiveAttributes {
-                guard let value = element.attribute(name), isUsableAttributeValue(value) else { continue }
-                keys.append(attributeKey(name: name, value: value, onHTMLElement: element.isHTML))
+            return found.count > 1 ? found.sorted { $0.rank < $1.rank } : found
+        }
+
+        /// Distinct class names in written order.
+        private static func classNames(of element: Element) -> [String] {
+            guard let value = element.attribute("class") else { return [] }
+            var names: [String] = []
+            for part in value.split(whereSeparator: \.isHTMLWhitespace) {
+                let name = String(part)
+                if !names.contains(name) { names.append(name) }
+            }
+            return names
+        }
+
+        /// The features an element has, for counting (each element counts once per feature).
+        private static func ownFeatureKeys(of element: Element) -> [FeatureKey] {
+            let isHTML = element.isHTML
+            var keys: [FeatureKey] = [isHTML ? .htmlTag(element.localName) : .foreignTag(element.localName)]
+            if let id = element.attribute("id"), !id.isEmpty { keys.append(.id(id)) }
+            for name in classNames(of: element) { keys.append(.className(name)) }
+            for attribute in distinctiveAttributes(of: element) {
+                keys.append(attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: isHTML))
             }
             return keys
         }
@@ -137,48 +211,34 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         private func idPiece(_ id: String) -> Piece {
-            Piece(
-                text: "#" + CSSSyntax.escapeIdentifier(id),
-                compound: CompoundSelector(typeName: nil, conditions: [.id(id)]),
-                keys: [.id(id)], kind: .id
-            )
+            Piece(kind: .id(id), text: "#" + CSSSyntax.escapeIdentifier(id), keys: [.id(id)])
         }
 
         private func tagPiece(for element: Element) -> Piece {
             let name = element.localName
-            // The selector text `name` matches HTML elements named lowercase(name) and others named exactly name.
+            // The text `name` matches HTML elements named lowercase(name) and other elements named exactly name.
             return Piece(
-                text: CSSSyntax.escapeIdentifier(name),
-                compound: CompoundSelector(typeName: TypeName(name), conditions: []),
-                keys: [.htmlTag(CSSSyntax.asciiLowercased(name)), .foreignTag(name)], kind: .tag
+                kind: .tag(name), text: CSSSyntax.escapeIdentifier(name),
+                keys: [.htmlTag(CSSSyntax.asciiLowercased(name)), .foreignTag(name)]
             )
         }
 
         private func classPieces(for element: Element) -> [Piece] {
-            var seen = Set<String>()
-            return (element.attribute("class") ?? "").split(whereSeparator: \.isHTMLWhitespace).compactMap { part in
-                let name = String(part)
-                guard seen.insert(name).inserted else { return nil }
-                return Piece(
-                    text: "." + CSSSyntax.escapeIdentifier(name),
-                    compound: CompoundSelector(typeName: nil, conditions: [.className(name)]),
-                    keys: [.className(name)], kind: .className
-                )
+            Self.classNames(of: element).map { name in
+                Piece(kind: .className(name), text: "." + CSSSyntax.escapeIdentifier(name), keys: [.className(name)])
             }
         }
 
-        private func attributePieces(for element: Element) -> [Piece] {
-            Self.distinctiveAttributes.compactMap { name in
-                guard let value = element.attribute(name), Self.isUsableAttributeValue(value) else { return nil }
-                let condition = AttributeCondition(name: name, operation: .equals, value: value, caseFlag: .documentDefault)
-                return Piece(
-                    text: "[\(CSSSyntax.escapeIdentifier(name))=\(CSSSyntax.quoteString(value))]",
-                    compound: CompoundSelector(typeName: nil, conditions: [.attribute(condition)]),
+        private func attributePieces(for element: Element, where include: (Int) -> Bool = { _ in true }) -> [Piece] {
+            Self.distinctiveAttributes(of: element).filter { include($0.rank) }.map { attribute in
+                // Both keys: the text matches HTML and foreign elements alike, each by its own case rules.
+                Piece(
+                    kind: .attribute(name: attribute.name, value: attribute.value),
+                    text: "[\(CSSSyntax.escapeIdentifier(attribute.name))=\(CSSSyntax.quoteString(attribute.value))]",
                     keys: [
-                        Self.attributeKey(name: name, value: value, onHTMLElement: true),
-                        Self.attributeKey(name: name, value: value, onHTMLElement: false),
-                    ],
-                    kind: .attribute
+                        Self.attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: true),
+                        Self.attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: false),
+                    ]
                 )
             }
         }
@@ -187,26 +247,26 @@ public struct TargetSelectorGenerator: Sendable {
         private func rootPiece(for element: Element) -> Piece {
             let tag = tagPiece(for: element)
             if documentCount(of: tag) == 1 { return tag }
-            return Piece(
-                text: ":root", compound: CompoundSelector(typeName: nil, conditions: [.pseudoClass(.root)]),
-                keys: tag.keys, kind: .nthChild
-            )
+            return Piece(kind: .root, text: ":root", keys: tag.keys)
+        }
+
+        private func childPosition(of element: Element) -> Int {
+            if let cached = childPositions[element.node] { return cached }
+            guard let parent = element.parent else { return 1 }
+            var position = 0
+            var child = parent.firstElementChild
+            while let current = child {
+                position += 1
+                childPositions[current.node] = position
+                child = current.nextElementSibling
+            }
+            return childPositions[element.node] ?? 1
         }
 
         private func nthChildPiece(for element: Element) -> Piece {
-            var index = 1
-            var sibling = element.previousElementSibling
-            while let current = sibling {
-                index += 1
-                sibling = current.previousElementSibling
-            }
+            let index = childPosition(of: element)
             let tag = tagPiece(for: element)
-            let nth = PseudoClass.nthChild(NthPattern(step: 0, offset: index), of: nil)
-            return Piece(
-                text: tag.text + ":nth-child(\(index))",
-                compound: CompoundSelector(typeName: TypeName(element.localName), conditions: [.pseudoClass(nth)]),
-                keys: tag.keys, kind: .nthChild
-            )
+            return Piece(kind: .nthChild(tag: element.localName, index: index), text: tag.text + ":nth-child(\(index))", keys: tag.keys)
         }
 
         // MARK: Choosing pieces
@@ -224,36 +284,38 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         private func findDocumentUniquePiece(for element: Element) -> Piece? {
-            if element.isHTML, ["html", "head", "body"].contains(element.localName) {
-                let tag = tagPiece(for: element)
-                if documentCount(of: tag) == 1 { return tag }
-            }
-            if let id = element.attribute("id"), !id.isEmpty {
-                let piece = idPiece(id)
-                if documentCount(of: piece) == 1 { return piece }
-            }
-            // Classes and attributes before tags: they survive the insertion of another element of
-            // the same kind elsewhere (a second <form>, a banner with an <h1>).
-            let unique = { (pieces: [Piece]) in
-                pieces.filter { self.documentCount(of: $0) == 1 }.min { $0.text.count < $1.text.count }
-            }
-            if let piece = unique(classPieces(for: element)) { return piece }
-            if let piece = unique(attributePieces(for: element)) { return piece }
+            let isUnique = { (piece: Piece) in self.documentCount(of: piece) == 1 }
+            let shortestUnique = { (pieces: [Piece]) in pieces.filter(isUnique).min { $0.text.count < $1.text.count } }
             let tag = tagPiece(for: element)
-            return documentCount(of: tag) == 1 ? tag : nil
+            if element.isHTML, ["html", "head", "body"].contains(element.localName), isUnique(tag) { return tag }
+            if let id = element.attribute("id"), !id.isEmpty, case let piece = idPiece(id), isUnique(piece) { return piece }
+            // Classes and specific attributes before tags: they survive the insertion of another
+            // element of the same kind elsewhere (a second <form>, a banner with an <h1>).
+            let specificCount = Self.specificAttributes.count
+            if let piece = shortestUnique(classPieces(for: element)) { return piece }
+            if let piece = shortestUnique(attributePieces(for: element, where: { $0 < specificCount })) { return piece }
+            if isUnique(tag) { return tag }
+            return shortestUnique(attributePieces(for: element, where: { $0 >= specificCount }))
         }
 
         /// Counts of each feature among the children of `parent` (computed once per parent).
         private func childCounts(of parent: Element) -> [FeatureKey: Int] {
-            if let cached = siblingCounts[parent.node] { return cached }
+            if let cached = childFeatureCounts[parent.node] { return cached }
             var counts: [FeatureKey: Int] = [:]
             var child = parent.firstElementChild
             while let current = child {
-                for key in Self.featureKeys(of: current) { counts[key, default: 0] += 1 }
+                for key in Self.ownFeatureKeys(of: current) { counts[key, default: 0] += 1 }
                 child = current.nextElementSibling
             }
-            siblingCounts[parent.node] = counts
+            childFeatureCounts[parent.node] = counts
             return counts
+        }
+
+        private func isUniqueAmongSiblings(_ piece: Piece, of element: Element) -> Bool {
+            if piece.isPositional { return true }
+            guard let parent = element.parent else { return true }
+            let counts = childCounts(of: parent)
+            return piece.keys.reduce(0) { $0 + (counts[$1] ?? 0) } == 1
         }
 
         /// The shortest piece that matches `element` and none of its siblings; `tag:nth-child(n)`
@@ -266,14 +328,12 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         private func findSiblingUniquePiece(for element: Element) -> Piece {
-            guard let parent = element.parent else { return rootPiece(for: element) }
-            let counts = childCounts(of: parent)
-            let isUnique = { (piece: Piece) in piece.keys.reduce(0) { $0 + (counts[$1] ?? 0) } == 1 }
-            var candidates = [tagPiece(for: element)] + classPieces(for: element) + attributePieces(for: element)
-            if let id = element.attribute("id"), !id.isEmpty { candidates.append(idPiece(id)) }
+            guard element.parent != nil else { return rootPiece(for: element) }
+            // Not a duplicated id: duplicates are page errors that get fixed, which would change the selector.
+            let candidates = [tagPiece(for: element)] + classPieces(for: element) + attributePieces(for: element)
             // min(by:) keeps the first of equally short pieces: tag, then class, then attribute.
-            if let piece = candidates.filter(isUnique).min(by: { $0.text.count < $1.text.count }) { return piece }
-            return nthChildPiece(for: element)
+            let unique = candidates.filter { isUniqueAmongSiblings($0, of: element) }
+            return unique.min { $0.text.count < $1.text.count } ?? nthChildPiece(for: element)
         }
 
         // MARK: Checking paths
@@ -285,16 +345,18 @@ public struct TargetSelectorGenerator: Sendable {
             var budget = 4096
             let starts = chain[0].keys.flatMap { documentMatches[$0] ?? [] }
             guard starts.count <= maximumStarts else { return nil }
+            let firstCompound = chain[0].compound
             var current = starts.map { Element(document: document, node: Int($0)) }
-                .filter { SelectorMatcher.matchesCompound(chain[0].compound, $0, anchor: nil) }
+                .filter { SelectorMatcher.matchesCompound(firstCompound, $0, anchor: nil) }
             for piece in chain.dropFirst() {
+                let compound = piece.compound
                 var next: [Element] = []
                 for parent in current {
                     var child = parent.firstElementChild
                     while let candidate = child {
                         budget -= 1
                         guard budget > 0 else { return nil }
-                        if SelectorMatcher.matchesCompound(piece.compound, candidate, anchor: nil) { next.append(candidate) }
+                        if SelectorMatcher.matchesCompound(compound, candidate, anchor: nil) { next.append(candidate) }
                         child = candidate.nextElementSibling
                     }
                 }
@@ -304,26 +366,30 @@ public struct TargetSelectorGenerator: Sendable {
             return current.count
         }
 
-        /// Checks the path element by element with the matcher: each piece matches the element at
-        /// its level, the first is unique in the document (or is the root), every other one is
+        /// Checks the path level by level with the matcher: each piece matches the element at its
+        /// level, the first one is unique in the document (or is the root), every other one is
         /// unique among its siblings — which together make the path match `target` alone.
         private func isVerified(_ chain: [Piece], endingAt target: Element) -> Bool {
             var element: Element? = target
             for (level, piece) in chain.enumerated().reversed() {
-                guard let current = element, SelectorMatcher.matchesCompound(piece.compound, current, anchor: nil) else {
-                    return false
-                }
+                guard let current = element, matches(piece, current) else { return false }
                 if level == 0 {
                     if current.parent == nil { return true }
                     return documentCount(of: piece) == 1 || matchCount(of: chain) == 1
                 }
-                guard piece.kind == .nthChild || current.parent.map({ parent in
-                    let counts = childCounts(of: parent)
-                    return piece.keys.reduce(0) { $0 + (counts[$1] ?? 0) } == 1
-                }) == true else { return false }
+                guard isUniqueAmongSiblings(piece, of: current) else { return false }
                 element = current.parent
             }
             return false
+        }
+
+        /// The matcher's verdict on `piece`, except that positions come from the session's cache:
+        /// the matcher counts siblings on every call, quadratic over a 10,000-row table.
+        private func matches(_ piece: Piece, _ element: Element) -> Bool {
+            guard case .nthChild(let tag, let index) = piece.kind else {
+                return SelectorMatcher.matchesCompound(piece.compound, element, anchor: nil)
+            }
+            return SelectorMatcher.matchesType(TypeName(tag), element) && childPosition(of: element) == index
         }
 
         /// `:root > tag:nth-child(i) > …`: unique by construction, used only if the counts and the
@@ -331,9 +397,9 @@ public struct TargetSelectorGenerator: Sendable {
         private func structuralPath(to element: Element) -> String {
             var parts: [String] = []
             var current = element
-            while current.parent != nil {
+            while let parent = current.parent {
                 parts.append(nthChildPiece(for: current).text)
-                current = current.parent!
+                current = parent
             }
             parts.append(":root")
             return parts.reversed().joined(separator: " > ")

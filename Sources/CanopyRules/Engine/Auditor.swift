@@ -12,7 +12,8 @@ public struct Auditor: Sendable {
     public func audit(_ document: Document, scope: AuditScope = .wholeDocument, at date: Date = Date()) -> AuditResult {
         let page = PageContext(document: document)
         let inScope = scope.membership(in: document)
-        let targets = TargetSelectorGenerator()
+        // Built on the first finding only: pages with nothing to report skip its pass over the page.
+        var targets: TargetSelectorGenerator.Session?
         var results: [RuleResult] = []
         results.reserveCapacity(rules.count)
         for rule in rules {
@@ -21,10 +22,12 @@ public struct Auditor: Sendable {
                 if rule.excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
                 guard rule.applies(to: element, on: page) else { continue }
                 var outcome = rule.evaluate(element, on: page)
+                let session = targets ?? TargetSelectorGenerator().session(for: document)
+                targets = session
                 if rule.metadata.reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
                 nodes.append(
                     NodeResult(
-                        element: element, outcome: outcome, target: targets.selector(for: element),
+                        element: element, outcome: outcome, target: session.selector(for: element),
                         html: element.snippet()
                     )
                 )
