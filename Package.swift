@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // YAML rule sets (and later canopy.yml), with line numbers for error messages.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C libraries, found through pkg-config.
@@ -30,7 +32,10 @@ let package = Package(
         // Accessibility model: what static HTML tells about visibility and roles.
         .target(name: "CanopyAccessibility", dependencies: ["CanopyHTML"]),
         // Rule engine, audit context and the rules themselves.
-        .target(name: "CanopyRules", dependencies: ["CanopyHTML", "CanopyAccessibility"]),
+        .target(
+            name: "CanopyRules",
+            dependencies: ["CanopyHTML", "CanopyAccessibility", .product(name: "Yams", package: "Yams")]
+        ),
         // Fetching pages over HTTP(S) with libcurl.
         .target(name: "CanopyCrawl", dependencies: ["CCurl"]),
         // axe-shaped JSON and human-readable text output.
@@ -58,6 +63,7 @@ let package = Package(
         .target(name: "CanopyTestSupport", path: "Tests/Support"),
 
         .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
         .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyTestSupport"]),
         .testTarget(name: "CanopyKitTests", dependencies: ["CanopyKit", "CanopyTestSupport"]),

@@ -18,6 +18,7 @@ public final class AccessibilityModel {
         var hiddenFromAT = [Bool](repeating: false, count: count)
         var notRendered = [Bool](repeating: false, count: count)
         var visibilityHidden = [Bool](repeating: false, count: count)
+        var hiddenForGood = [Bool](repeating: false, count: count)
         for element in document.elements {
             let position = element.position
             let parentPosition = element.parent?.position
@@ -28,9 +29,11 @@ public final class AccessibilityModel {
             let invisible = style.visibility.map { $0 == .hidden } ?? inheritedVisibility
             notRendered[position] = unrendered
             visibilityHidden[position] = invisible
-            let parentHidden = parentPosition.map { hiddenFromAT[$0] } ?? false
-            hiddenFromAT[position] = parentHidden || unrendered || invisible || element.attribute("aria-hidden") == "true"
-                || element.hasAttribute("inert")
+            // visibility:hidden can be undone by a descendant; aria-hidden, inert and display:none cannot.
+            let parentHidden = parentPosition.map { hiddenForGood[$0] } ?? false
+            let hidden = parentHidden || unrendered || element.attribute("aria-hidden") == "true" || element.hasAttribute("inert")
+            hiddenForGood[position] = hidden
+            hiddenFromAT[position] = hidden || invisible
         }
         self.hiddenFromAT = hiddenFromAT
         self.notRendered = notRendered

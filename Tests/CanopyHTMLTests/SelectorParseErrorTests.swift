@@ -119,7 +119,9 @@ struct SelectorParseErrorTests {
         ("a\"b\"", 1, "strings are only allowed"),
         ("a /* c */ b", 2, "comments"),
         ("[a]b", 3, "a type selector must come first"),
-        (".a*", 2, "must come first"),
+        (".a*", 2, "\"*\" must come first"),
+        ("a**", 1, "\"*\" must come first"),
+        (".a|b", 2, "namespace"),
         ("a & b", 2, "unexpected \"&\""),
         // An+B
         (":nth-child()", 11, "expected an An+B expression"),

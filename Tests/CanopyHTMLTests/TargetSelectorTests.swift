@@ -104,6 +104,22 @@ struct TargetSelectorTests {
         try expectEveryElementTargetedExactly(document, label: "preferences")
     }
 
+    @Test func pathsStopAtAClassThatIsAlreadyUniqueWithItsChild() throws {
+        let document = selectorTestDocument("""
+            <html><body>
+            <section><div class="note">x</div><div class="tip"><b>1</b></div></section>
+            <section><div class="note"><b>2</b></div><div class="tip">y</div></section>
+            </body></html>
+            """)
+        let bold = document.querySelectorAll(try SelectorList("b"))
+        let generator = TargetSelectorGenerator()
+        #expect(generator.selector(for: bold[0]) == ".tip > b")
+        #expect(generator.selector(for: bold[1]) == ".note > b")
+        // The classes alone repeat, so their elements need the section's position.
+        #expect(try selector(document, ".note") == "body > section:nth-child(1) > .note")
+        try expectEveryElementTargetedExactly(document, label: "short paths")
+    }
+
     @Test func svgElementsKeepTheirCase() throws {
         let document = selectorTestDocument("""
             <html><body>
@@ -205,6 +221,10 @@ struct TargetSelectorTests {
         let elements = Array(document.elements)
         let batch = generator.selectors(for: elements)
         #expect(batch.count == elements.count)
+        // Elements of several documents in one batch each get their own document's selector.
+        let other = selectorTestDocument("<html><body><h2 class=\"x\">a</h2><h2>b</h2></body></html>")
+        let mixed = generator.selectors(for: [elements[10], other.elements.last!, elements[20]])
+        #expect(mixed == [batch[10], "body > h2:nth-child(2)", batch[20]])
         for (element, text) in zip(elements, batch) {
             #expect(session.selector(for: element) == text)
             #expect(generator.selector(for: element) == text)

@@ -28,15 +28,15 @@ struct SelectorParser {
     /// `closing` names the pseudo-class whose parenthesis ends the list, for messages.
     private mutating func parseComplexList(closing: String?) throws(SelectorParseError) -> [ComplexSelector] {
         var list: [ComplexSelector] = []
-        var commaIndex: Int?
+        var afterComma = false
         while true {
             scanner.skipWhitespace()
-            try expectSelectorStart(after: commaIndex.map { _ in "," }, closing: closing)
+            try expectSelectorStart(after: afterComma ? "," : nil, closing: closing)
             list.append(try parseComplex(leading: nil))
             scanner.skipWhitespace()
             guard scanner.current == "," else { return list }
-            commaIndex = scanner.index
             scanner.index += 1
+            afterComma = true
         }
     }
 
@@ -125,9 +125,10 @@ struct SelectorParser {
                 conditions.append(.attribute(try parseAttribute()))
             case ":":
                 conditions.append(.pseudoClass(try parsePseudoClass()))
-            case "*", "|":
-                throw error(at: scanner.index, sawTypeOrUniversal || !conditions.isEmpty
-                    ? "a type selector or \"*\" must come first in a compound selector" : unexpected(scalar))
+            case "*":
+                throw error(at: scanner.index, "\"*\" must come first in a compound selector")
+            case "|":
+                throw error(at: scanner.index, "namespace prefixes (\"|\") are not supported")
             default:
                 if scanner.startsIdentifier {
                     throw error(at: scanner.index, "a type selector must come first in a compound selector")
