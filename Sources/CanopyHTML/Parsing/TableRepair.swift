@@ -14,14 +14,7 @@ enum TableRepair {
         var implicitBody: xmlNodePtr?
         var implicitRow: xmlNodePtr?
         var implicitColumnGroup: xmlNodePtr?
-        emptyForms(in: table)
-        for child in children(of: table) {
-            if isWhitespaceText(child) || child.pointee.type == XML_COMMENT_NODE { continue }
-            guard child.pointee.type == XML_ELEMENT_NODE else {
-                foster(child, before: table)
-                continue
-            }
-            let name = TreeRepair.elementName(child)
+        forEachElement(in: table, of: table) { child, name in
             if name != "col" { implicitColumnGroup = nil }
             switch name {
             case "caption", "colgroup":
@@ -49,24 +42,16 @@ enum TableRepair {
                 let row = implicitRow ?? appendWrapper("tr", to: body, lineOf: child)
                 implicitRow = row
                 move(child, into: row)
-            case "form":
-                break  // emptied above
             default:
-                if !tableNeutral.contains(name) { foster(child, before: table) }
+                return false
             }
+            return true
         }
     }
 
     private static func repairRowGroup(_ group: xmlNodePtr, table: xmlNodePtr) {
         var implicitRow: xmlNodePtr?
-        emptyForms(in: group)
-        for child in children(of: group) {
-            if isWhitespaceText(child) || child.pointee.type == XML_COMMENT_NODE { continue }
-            guard child.pointee.type == XML_ELEMENT_NODE else {
-                foster(child, before: table)
-                continue
-            }
-            let name = TreeRepair.elementName(child)
+        forEachElement(in: group, of: table) { child, name in
             switch name {
             case "tr":
                 implicitRow = nil
@@ -75,26 +60,33 @@ enum TableRepair {
                 let row = implicitRow ?? insertWrapper("tr", before: child)
                 implicitRow = row
                 move(child, into: row)
-            case "form":
-                break  // emptied above
             default:
-                if !tableNeutral.contains(name) { foster(child, before: table) }
+                return false
             }
+            return true
         }
     }
 
     private static func repairRow(_ row: xmlNodePtr, table: xmlNodePtr) {
-        emptyForms(in: row)
-        for child in children(of: row) {
+        forEachElement(in: row, of: table) { _, name in cells.contains(name) }
+    }
+
+    /// Visits the element children of a table part. `place` puts a child where it belongs and
+    /// says whether it did; what does not belong (and is not allowed anywhere in tables) is moved
+    /// in front of the table, as is any text that is not whitespace.
+    private static func forEachElement(
+        in part: xmlNodePtr, of table: xmlNodePtr, place: (xmlNodePtr, String) -> Bool
+    ) {
+        emptyForms(in: part)
+        for child in children(of: part) {
             if isWhitespaceText(child) || child.pointee.type == XML_COMMENT_NODE { continue }
             guard child.pointee.type == XML_ELEMENT_NODE else {
                 foster(child, before: table)
                 continue
             }
             let name = TreeRepair.elementName(child)
-            if name != "form", !cells.contains(name), !tableNeutral.contains(name) {
-                foster(child, before: table)
-            }
+            if name == "form" { continue }  // emptied above, and stays where it was
+            if !place(child, name), !tableNeutral.contains(name) { foster(child, before: table) }
         }
     }
 
