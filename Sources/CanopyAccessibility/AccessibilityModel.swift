@@ -1,16 +1,33 @@
 import CanopyHTML
 
 /// What static HTML tells about a page's accessibility tree: which elements are hidden from
-/// assistive technology, their roles, focusability and ARIA-provided names.
+/// assistive technology, their roles, focusability, accessible names and descriptions.
 ///
-/// One model per document and audit; per-element facts are computed once, in document order,
-/// and shared by every rule.
+/// One model per document and audit. Visibility and inertness are computed in one pass in
+/// document order when the model is built; roles, names and table header grids are computed
+/// lazily on first request and cached, so rules can ask freely. Not thread-safe: one audit
+/// uses it from one thread.
 public final class AccessibilityModel {
     public let document: Document
     /// Indexed by element position: hidden from assistive technology (and so from most rules).
     private let hiddenFromAT: [Bool]
     /// Indexed by element position: not rendered at all (display:none and friends), regardless of ARIA.
     private let notRendered: [Bool]
+    /// Indexed by element position: `visibility: hidden` (or collapse) applies, declared or inherited.
+    private let visibilityHidden: [Bool]
+    /// Indexed by element position: inside an `inert` subtree (no focus, no interaction).
+    private let inert: [Bool]
+    /// `<label for>` elements by the id they name; built on first use by name computation.
+    var labelsByTargetID: [String: [Element]]?
+    /// Accessible names already computed, by element position.
+    var nameCache: [Int: String] = [:]
+    /// Roles already resolved, by element position, one cache per option set.
+    var roleCache: [RoleOptions: [Int: String?]] = [:]
+    /// Elements whose implicit role is being resolved right now: a `section` or `form` whose
+    /// `aria-labelledby` text leads back to itself must not recurse forever.
+    var resolvingImplicitRole: Set<Int> = []
+    /// Column/row header grids of tables, by table position, built on first use.
+    var tableGrids: [Int: TableGrid] = [:]
 
     public init(document: Document) {
         self.document = document
@@ -19,12 +36,17 @@ public final class AccessibilityModel {
         var notRendered = [Bool](repeating: false, count: count)
         var visibilityHidden = [Bool](repeating: false, count: count)
         var hiddenForGood = [Bool](repeating: false, count: count)
+        var inert = [Bool](repeating: false, count: count)
+        let pageStyles = PageStyleRules(document: document)
         for element in document.elements {
             let position = element.position
             let parentPosition = element.parent?.position
-            let style = InlineStyle(parsing: element.attribute("style"))
+            var style = InlineStyle(parsing: element.attribute("style"))
+            if !pageStyles.isEmpty, let sheetStyle = pageStyles.style(for: element) {
+                style = sheetStyle.overridden(by: style)
+            }
             let parentNotRendered = parentPosition.map { notRendered[$0] } ?? false
-            let unrendered = parentNotRendered || style.displayNone || Self.isNeverRendered(element)
+            let unrendered = parentNotRendered || style.displayNone == true || Self.isNeverRendered(element)
             let inheritedVisibility = parentPosition.map { visibilityHidden[$0] } ?? false
             let invisible = style.visibility.map { $0 == .hidden } ?? inheritedVisibility
             notRendered[position] = unrendered
@@ -33,10 +55,13 @@ public final class AccessibilityModel {
             let parentHidden = parentPosition.map { hiddenForGood[$0] } ?? false
             let hidden = parentHidden || unrendered || element.attribute("aria-hidden") == "true" || element.hasAttribute("inert")
             hiddenForGood[position] = hidden
+            inert[position] = (parentPosition.map { inert[$0] } ?? false) || element.hasAttribute("inert")
             hiddenFromAT[position] = hidden || invisible
         }
         self.hiddenFromAT = hiddenFromAT
         self.notRendered = notRendered
+        self.visibilityHidden = visibilityHidden
+        self.inert = inert
     }
 
     /// Elements a browser does not render, from the UA style sheet and the `hidden` attribute.
@@ -57,55 +82,43 @@ public final class AccessibilityModel {
         }
     }
 
-    /// Hidden from assistive technology: `hidden`, `aria-hidden="true"`, `inert`, inline
-    /// `display:none`/`visibility:hidden`, or never rendered; on the element or an ancestor.
+    /// Hidden from assistive technology: `hidden`, `aria-hidden="true"`, `inert`,
+    /// `display:none`/`visibility:hidden` (inline or from a simple page style rule), or never
+    /// rendered; on the element or an ancestor.
     public func isHiddenFromAssistiveTechnology(_ element: Element) -> Bool { hiddenFromAT[element.position] }
 
     /// Not rendered for anyone (no layout box), whatever its ARIA attributes say.
     public func isNotRendered(_ element: Element) -> Bool { notRendered[element.position] }
 
-    // MARK: Roles
-
-    /// The first token of `role` that names a concrete (non-abstract) ARIA role, lowercased.
-    public func explicitRole(of element: Element) -> String? {
-        guard let value = element.attribute("role") else { return nil }
-        for token in value.split(whereSeparator: \.isHTMLWhitespace) {
-            let name = token.lowercased()
-            if let role = ARIARoles.role(named: name), role.kind != .abstract { return name }
-        }
-        return nil
-    }
-
-    /// The role assistive technology sees: the explicit role, unless it is `none`/`presentation`
-    /// and the element is focusable or has a global ARIA attribute (ARIA's presentational role
-    /// conflict resolution), in which case the implicit role applies.
-    public func role(of element: Element) -> String? {
-        if let explicit = explicitRole(of: element) {
-            let presentational = explicit == "none" || explicit == "presentation"
-            if !presentational || !hasPresentationalConflict(element) { return explicit }
-        }
-        return ImplicitRoles.role(of: element)
-    }
-
-    /// A presentational role is ignored on elements that are focusable or carry global ARIA attributes.
-    public func hasPresentationalConflict(_ element: Element) -> Bool {
-        hasGlobalARIAAttribute(element) || isFocusable(element)
-    }
-
-    public func hasGlobalARIAAttribute(_ element: Element) -> Bool {
-        element.attributes.contains { ARIARoles.globalAttributes.contains($0.name) }
-    }
+    /// Rendered but invisible through `visibility: hidden`/`collapse` (a descendant may undo it).
+    public func isVisibilityHidden(_ element: Element) -> Bool { visibilityHidden[element.position] }
 
     // MARK: Focus
 
     /// Whether the element can receive focus (by keyboard or script), as static HTML tells:
-    /// natively focusable and enabled, or with a valid `tabindex`; never when not rendered.
+    /// natively focusable and enabled, or with a `tabindex` that parses as an integer; never when
+    /// not rendered or inert.
     public func isFocusable(_ element: Element) -> Bool {
-        if isNotRendered(element) { return false }
+        if isNotRendered(element) || inert[element.position] { return false }
         if Focusability.isDisabled(element) { return false }
-        if let tabIndex = element.attribute("tabindex"), Int(tabIndex.trimmingWhitespace()) != nil { return true }
+        if tabIndex(of: element) != nil { return true }
         return Focusability.isNativelyFocusable(element)
     }
+
+    /// Whether keyboard users reach the element with Tab: focusable and not taken out of the tab
+    /// order by a negative `tabindex`.
+    public func isTabbable(_ element: Element) -> Bool {
+        if let tabIndex = tabIndex(of: element), tabIndex < 0 { return false }
+        return isFocusable(element)
+    }
+
+    /// `tabindex` read as browsers read it (JavaScript's parseInt): nil when absent or not a number.
+    public func tabIndex(of element: Element) -> Int? {
+        element.attribute("tabindex").flatMap(JavaScriptNumbers.parseInt)
+    }
+
+    /// Whether the element is inert itself or inside an `inert` subtree.
+    public func isInert(_ element: Element) -> Bool { inert[element.position] }
 
     // MARK: Names from ARIA
 
@@ -115,16 +128,13 @@ public final class AccessibilityModel {
         return label
     }
 
-    /// The text that `aria-labelledby` points to: the referenced elements' text, joined by spaces
-    /// and whitespace-collapsed. Referenced elements count even when hidden, as accname says.
-    /// Nil when no reference resolves to any text.
+    /// The text that `aria-labelledby` points to: each referenced element's name as accname
+    /// computes it inside a labelledby reference (hidden targets count, nested `aria-labelledby`
+    /// is not followed), joined by spaces and whitespace-normalized. Nil when it gives no text.
     public func ariaLabelledByText(of element: Element) -> String? {
-        guard let value = element.attribute("aria-labelledby") else { return nil }
-        let parts = value.split(whereSeparator: \.isHTMLWhitespace).compactMap { id -> String? in
-            guard let referenced = document.element(withID: String(id)) else { return nil }
-            return TextAlternative.subtreeText(of: referenced, model: self)
-        }
-        let text = TextAlternative.collapseWhitespace(parts.joined(separator: " "))
+        guard element.hasAttribute("aria-labelledby") else { return nil }
+        var computation = NameComputation(model: self, start: element)
+        let text = TextNormalization.sanitize(computation.labelledByText(of: element, context: .init()))
         return text.isEmpty ? nil : text
     }
 

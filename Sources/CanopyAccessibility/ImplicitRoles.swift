@@ -1,91 +1,143 @@
 import CanopyHTML
 
-/// Implicit ARIA roles of HTML elements (HTML-AAM / ARIA in HTML), for the cases static HTML decides.
+/// Implicit ARIA roles of HTML elements (HTML-AAM / ARIA in HTML), for the elements and conditions
+/// axe-core maps (its implicit-html-roles table): elements it leaves out have no implicit role here.
 public enum ImplicitRoles {
+    /// The implicit role, deciding focusability (for `img alt=""`) from the markup alone and
+    /// section/form names from `aria-label` only. `AccessibilityModel.role(of:)` gives the full answer.
     public static func role(of element: Element) -> String? {
-        guard element.isHTML else { return element.localName == "svg" ? "graphics-document" : nil }
+        role(of: element, isFocusable: staticallyFocusable, hasAuthorName: hasAriaLabel)
+    }
+
+    /// The implicit role, with the model's answers for focusability and for whether a section or
+    /// form has an author-given name (`aria-labelledby` text or `aria-label`).
+    static func role(
+        of element: Element, isFocusable: (Element) -> Bool, hasAuthorName: (Element) -> Bool,
+        headerScope: (Element) -> TableHeaderScope = TableGrid.scope(of:)
+    ) -> String? {
+        guard element.isHTML else { return nil }
         switch element.localName {
         case "a", "area": return element.hasAttribute("href") ? "link" : nil
         case "article": return "article"
-        case "aside": return "complementary"
-        case "blockquote": return "blockquote"
+        case "aside":
+            // Inside other sectioning content, an aside is a landmark only when it has a name.
+            let nested = element.parent.map { isInSectioningContent($0, includingMain: false, includingSelf: true) } ?? false
+            return nested && !hasAuthorName(element) && !hasTitle(element) ? nil : "complementary"
+        case "body": return "document"
         case "button": return "button"
-        case "caption": return "caption"
-        case "code": return "code"
         case "datalist": return "listbox"
-        case "del", "s": return "deletion"
-        case "details": return "group"
-        case "dfn": return "term"
+        case "dd": return "definition"
+        case "dfn", "dt": return "term"
+        case "details", "fieldset", "optgroup": return "group"
         case "dialog": return "dialog"
-        case "em": return "emphasis"
-        case "fieldset", "optgroup": return "group"
         case "figure": return "figure"
-        case "footer": return isScopedToSectioningContent(element) ? nil : "contentinfo"
-        case "header": return isScopedToSectioningContent(element) ? nil : "banner"
-        case "form": return "form"
+        case "footer": return isInSectioningContent(element, includingMain: true) ? nil : "contentinfo"
+        case "header": return isInSectioningContent(element, includingMain: true) ? nil : "banner"
+        case "form": return hasAuthorName(element) ? "form" : nil
+        case "section": return hasAuthorName(element) ? "region" : nil
         case "h1", "h2", "h3", "h4", "h5", "h6": return "heading"
         case "hr": return "separator"
-        case "html": return "document"
         case "img":
-            if element.attribute("alt") == "" { return "presentation" }
+            // alt="" makes an image decorative, unless global ARIA or focus says someone meant it.
+            let emptyAlt = element.attribute("alt") == ""
+            if emptyAlt && !ARIAAttributes.hasGlobalAttribute(element) && !isFocusable(element) { return "presentation" }
             return "img"
         case "input": return inputRole(element)
-        case "ins": return "insertion"
         case "li": return "listitem"
         case "main": return "main"
-        case "mark": return "mark"
         case "math": return "math"
-        case "menu", "ol", "ul": return "list"
         case "meter": return "meter"
+        case "search": return "search"
+        case "menu", "ol", "ul": return "list"
         case "nav": return "navigation"
         case "option": return "option"
         case "output": return "status"
-        case "p": return "paragraph"
         case "progress": return "progressbar"
-        case "search": return "search"
-        case "section": return hasAuthorName(element) ? "region" : nil
         case "select":
-            let multiple = element.hasAttribute("multiple")
-            let size = element.attribute("size").flatMap { Int($0) } ?? 0
-            return multiple || size > 1 ? "listbox" : "combobox"
-        case "strong": return "strong"
-        case "sub": return "subscript"
-        case "sup": return "superscript"
+            let size = element.attribute("size").map(JavaScriptNumbers.parseInt) ?? nil
+            return element.hasAttribute("multiple") || (size ?? 0) > 1 ? "listbox" : "combobox"
+        case "summary": return "button"
         case "table": return "table"
         case "tbody", "thead", "tfoot": return "rowgroup"
-        case "td": return "cell"
-        case "th": return "columnheader"
+        case "td":
+            let table = element.ancestors.first { $0.isHTML && $0.localName == "table" }
+            let tableRole = table.flatMap { AccessibilityModel.explicitRole(of: $0, options: .axeDefault) }
+            return tableRole == "grid" || tableRole == "treegrid" ? "gridcell" : "cell"
+        case "th":
+            switch headerScope(element) {
+            case .column, .auto: return "columnheader"
+            case .row: return "rowheader"
+            case .none: return nil
+            }
         case "textarea": return "textbox"
-        case "time": return "time"
         case "tr": return "row"
         default: return nil
         }
     }
 
     private static func inputRole(_ element: Element) -> String? {
-        let hasList = element.hasAttribute("list")
-        switch element.attribute("type")?.lowercased() ?? "text" {
+        // A `list` attribute only makes a combobox when it points at a real <datalist>.
+        let hasSuggestions = element.attribute("list").flatMap { list -> Element? in
+            let id = list.split(whereSeparator: \.isHTMLWhitespace).first.map(String.init) ?? ""
+            return id.isEmpty ? nil : element.document.element(withID: id)
+        }.map { $0.isHTML && $0.localName == "datalist" } ?? false
+        switch NativeNaming.inputType(of: element) {
         case "button", "image", "reset", "submit": return "button"
         case "checkbox": return "checkbox"
+        case "email", "tel", "text", "url": return hasSuggestions ? "combobox" : "textbox"
+        case "number": return "spinbutton"
         case "radio": return "radio"
         case "range": return "slider"
-        case "number": return "spinbutton"
-        case "search": return hasList ? "combobox" : "searchbox"
-        case "email", "tel", "text", "url": return hasList ? "combobox" : "textbox"
-        case "hidden": return nil
-        default: return hasList ? "combobox" : "textbox"
+        case "search": return hasSuggestions ? "combobox" : "searchbox"
+        // axe maps every other type (date, color, password, hidden...) to textbox.
+        default: return "textbox"
         }
     }
 
-    /// `header` and `footer` are landmarks only when not inside sectioning content or `main`.
-    private static func isScopedToSectioningContent(_ element: Element) -> Bool {
-        element.ancestors.contains { ["article", "aside", "main", "nav", "section"].contains($0.localName) }
+    /// Whether an ancestor (or, with `includingSelf`, the element itself) is sectioning content
+    /// without a role, or carries a sectioning landmark role; `main` counts with `includingMain`.
+    /// `header` and `footer` are landmarks only outside sectioning content and `main`.
+    static func isInSectioningContent(_ element: Element, includingMain: Bool, includingSelf: Bool = false) -> Bool {
+        var sectioningRoles: Set<String> = ["article", "complementary", "navigation", "region"]
+        var sectioningElements: Set<String> = ["article", "aside", "nav", "section"]
+        if includingMain {
+            sectioningRoles.insert("main")
+            sectioningElements.insert("main")
+        }
+        let candidates = includingSelf ? [element] + Array(element.ancestors) : Array(element.ancestors)
+        return candidates.contains { candidate in
+            if let role = candidate.attribute("role") { return sectioningRoles.contains(role) }
+            return candidate.isHTML && sectioningElements.contains(candidate.localName)
+        }
     }
 
-    private static func hasAuthorName(_ element: Element) -> Bool {
-        let label = element.attribute("aria-label")?.trimmingWhitespace() ?? ""
-        let labelledBy = element.attribute("aria-labelledby")?.trimmingWhitespace() ?? ""
-        let title = element.attribute("title")?.trimmingWhitespace() ?? ""
-        return !label.isEmpty || !labelledBy.isEmpty || !title.isEmpty
+    private static func hasTitle(_ element: Element) -> Bool {
+        !TextNormalization.sanitize(element.attribute("title") ?? "").isEmpty
+    }
+
+    private static func staticallyFocusable(_ element: Element) -> Bool {
+        if Focusability.isDisabled(element) { return false }
+        if let tabIndex = element.attribute("tabindex"), JavaScriptNumbers.parseInt(tabIndex) != nil { return true }
+        return Focusability.isNativelyFocusable(element)
+    }
+
+    private static func hasAriaLabel(_ element: Element) -> Bool {
+        !(element.attribute("aria-label")?.trimmingWhitespace().isEmpty ?? true)
+    }
+}
+
+/// JavaScript's number parsing, where axe's behaviour depends on it.
+enum JavaScriptNumbers {
+    /// `parseInt(text, 10)`: optional leading whitespace and sign, then digits; nil when none.
+    static func parseInt(_ text: String) -> Int? {
+        var scalars = Substring(text).drop { $0.isWhitespace }
+        var negative = false
+        if let sign = scalars.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            scalars = scalars.dropFirst()
+        }
+        let digits = scalars.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let value = Int(digits.prefix(18)) else { return nil }
+        return negative ? -value : value
     }
 }

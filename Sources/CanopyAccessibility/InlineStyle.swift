@@ -1,7 +1,9 @@
-/// The declarations of a `style` attribute that decide whether an element is rendered.
+/// The declarations of a style attribute (or a style rule's block) that decide whether an
+/// element is rendered. Nil fields were not declared, so they cascade or inherit.
 struct InlineStyle: Equatable {
-    var displayNone = false
-    /// `visibility` as declared on this element: nil when not declared (it inherits).
+    /// `display`: true for `none`, false for any other value.
+    var displayNone: Bool?
+    /// `visibility` as declared: nil when not declared (it inherits).
     var visibility: Visibility?
 
     enum Visibility: Equatable { case visible, hidden }
@@ -21,6 +23,18 @@ struct InlineStyle: Equatable {
             default: break
             }
         }
+    }
+
+    init(displayNone: Bool? = nil, visibility: Visibility? = nil) {
+        self.displayNone = displayNone
+        self.visibility = visibility
+    }
+
+    var declaresAnything: Bool { displayNone != nil || visibility != nil }
+
+    /// This style with `other`'s declarations taking precedence where it has any.
+    func overridden(by other: InlineStyle) -> InlineStyle {
+        InlineStyle(displayNone: other.displayNone ?? displayNone, visibility: other.visibility ?? visibility)
     }
 }
 

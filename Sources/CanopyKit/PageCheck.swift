@@ -11,14 +11,20 @@ public struct PageCheck: Sendable {
     }
 
     public struct Options: Sendable {
-        /// Rule ids to run; empty means every rule.
+        /// Rule ids to run, from the rule set; empty means every rule of the set.
         public var ruleIDs: [String]
+        /// A rule set file (`Rules/*.yml`); nil means Canopy's default rule set.
+        public var ruleSetPath: String?
         public var include: [String]
         public var exclude: [String]
         public var format: Format
 
-        public init(ruleIDs: [String] = [], include: [String] = [], exclude: [String] = [], format: Format = .text) {
+        public init(
+            ruleIDs: [String] = [], ruleSetPath: String? = nil, include: [String] = [], exclude: [String] = [],
+            format: Format = .text
+        ) {
             self.ruleIDs = ruleIDs
+            self.ruleSetPath = ruleSetPath
             self.include = include
             self.exclude = exclude
             self.format = format
@@ -46,7 +52,7 @@ public struct PageCheck: Sendable {
     public func run(sources: [PageSource], options: Options) -> Outcome {
         let auditor: Auditor, scope: AuditScope
         do {
-            auditor = Auditor(rules: try Self.rules(withIDs: options.ruleIDs))
+            auditor = Auditor(rules: try Self.rules(withIDs: options.ruleIDs, from: try Self.ruleSet(at: options.ruleSetPath)))
             scope = AuditScope(include: try options.include.map(Self.selector), exclude: try options.exclude.map(Self.selector))
         } catch {
             return Outcome(output: "", diagnostics: [error.description], exitStatus: .usageError)
@@ -118,14 +124,25 @@ public struct PageCheck: Sendable {
         return mediaType == "text/html" || mediaType == "application/xhtml+xml"
     }
 
-    static func rules(withIDs ids: [String]) throws(CheckError) -> [any Rule] {
-        guard !ids.isEmpty else { return RuleCatalog.all }
-        var rules: [any Rule] = []
-        for id in ids {
-            guard let rule = RuleCatalog.rule(withID: id) else { throw .unknownRule(id) }
-            rules.append(rule)
+    /// The rule set at `path`, or Canopy's default set.
+    public static func ruleSet(at path: String?) throws(CheckError) -> RuleSet {
+        do {
+            if let path { return try RuleSet.load(contentsOf: path) }
+            return try RuleSet.standard()
+        } catch {
+            throw .ruleSet(error)
         }
-        return rules
+    }
+
+    /// The rules of `ruleSet` named by `ids` (all of them when `ids` is empty), with the set's
+    /// impact overrides. Every id must belong to the set.
+    static func rules(withIDs ids: [String], from ruleSet: RuleSet) throws(CheckError) -> [any Rule] {
+        guard !ids.isEmpty else { return ruleSet.rules }
+        let unknown = ids.filter { id in !ruleSet.rules.contains { $0.metadata.id == id } }
+        guard unknown.isEmpty else {
+            throw .unknownRules(unknown, notInSet: unknown.allSatisfy { RuleCatalog.rule(withID: $0) != nil } ? ruleSet.name : nil)
+        }
+        return ruleSet.rules.filter { ids.contains($0.metadata.id) }
     }
 
     static func selector(_ text: String) throws(CheckError) -> SelectorList {
@@ -177,15 +194,24 @@ public enum PageSource: Sendable, Equatable {
 
 /// Why a check could not be done.
 public enum CheckError: Error, CustomStringConvertible, Equatable {
-    case unknownRule(String)
+    /// Ids that `--rules` named but the rule set lacks; `notInSet` names the set when every id
+    /// is a rule Canopy has that the set leaves out.
+    case unknownRules([String], notInSet: String?)
+    case ruleSet(RuleSetError)
     case badSelector(String)
     case unreadableFile(path: String, reason: String)
     case fetchFailed(url: String, reason: String)
 
     public var description: String {
         switch self {
-        case .unknownRule(let id):
-            "error: unknown rule \"\(id)\"; `canopy rules` lists the rules"
+        case .unknownRules(let ids, let setName):
+            if let setName {
+                "error: \(Self.quotedList(ids)) not in the rule set \"\(setName)\"; `canopy rules --set FILE` lists its rules"
+            } else {
+                "error: unknown \(ids.count == 1 ? "rule" : "rules") \(Self.quotedList(ids)); `canopy rules` lists the rules"
+            }
+        case .ruleSet(let error):
+            "error: \(error.description)"
         case .badSelector(let message):
             "error: \(message)"
         case .unreadableFile(let path, let reason):
@@ -195,9 +221,13 @@ public enum CheckError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    private static func quotedList(_ ids: [String]) -> String {
+        ids.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
     var exitStatus: ExitStatus {
         switch self {
-        case .unknownRule, .badSelector, .unreadableFile: .usageError
+        case .unknownRules, .ruleSet, .badSelector, .unreadableFile: .usageError
         case .fetchFailed: .couldNotAudit
         }
     }

@@ -9,6 +9,16 @@ public struct RuleListing: Sendable {
         self.rules = rules
     }
 
+    /// The rules of a rule set, with its impact overrides.
+    public init(ruleSet: RuleSet) {
+        self.rules = ruleSet.rules
+    }
+
+    /// The rules of the rule set file at `path`, or of Canopy's default set when nil.
+    public init(ruleSetPath path: String?) throws(CheckError) {
+        self.init(ruleSet: try PageCheck.ruleSet(at: path))
+    }
+
     public func text() -> String {
         var lines: [String] = []
         for rule in rules.sorted(by: { $0.metadata.id < $1.metadata.id }) {

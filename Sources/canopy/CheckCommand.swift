@@ -12,8 +12,11 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "HTML files or http(s) URLs to audit.")
     var sources: [String] = []
 
-    @Option(name: .long, help: "Comma-separated rule ids to run (default: all). See `canopy rules`.")
+    @Option(name: .long, help: "Comma-separated rule ids to run, from the rule set (default: all of them). See `canopy rules`.")
     var rules: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("A rule set file (YAML or JSON): which rules run and their impacts (default: Canopy's default set).", valueName: "file"))
+    var ruleSetPath: String?
 
     @Option(name: .long, help: "Audit only inside elements matching this CSS selector (repeatable).")
     var include: [String] = []
@@ -26,7 +29,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let ruleIDs = rules.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
-        let options = PageCheck.Options(ruleIDs: ruleIDs, include: include, exclude: exclude, format: format)
+        let options = PageCheck.Options(ruleIDs: ruleIDs, ruleSetPath: ruleSetPath, include: include, exclude: exclude, format: format)
         let pageSources = sources.isEmpty ? [PageSource.bundledSample] : sources.map(PageSource.init(argument:))
         let outcome = PageCheck().run(sources: pageSources, options: options)
         FileHandle.standardOutput.write(Data(outcome.output.utf8))

@@ -5,14 +5,23 @@ import Foundation
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "List the rules with their impact, WCAG success criteria and help."
+        abstract: "List the rules of a rule set with their impact, WCAG success criteria and help."
     )
 
     @Option(name: .long, help: "Output format: text or json.")
     var format: PageCheck.Format = .text
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("A rule set file (YAML or JSON) whose rules to list (default: Canopy's default set).", valueName: "file"))
+    var ruleSetPath: String?
+
     func run() throws {
-        let listing = RuleListing()
+        let listing: RuleListing
+        do {
+            listing = try RuleListing(ruleSetPath: ruleSetPath)
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(ExitStatus.usageError.rawValue)
+        }
         let output = format == .json ? listing.json() : listing.text()
         FileHandle.standardOutput.write(Data(output.utf8))
     }

@@ -24,7 +24,7 @@ public final class Document: Sendable {
         elementNodes.reserveCapacity(storage.count / 2)
         var positions = [Int32](repeating: -1, count: storage.count)
         // Node numbers are assigned in document order by the builder, so a linear scan is document order.
-        for node in 0..<storage.count where storage.kinds[node] == .element {
+        for node in 0..<storage.count where storage.nodes[node].kind == .element {
             positions[node] = Int32(elementNodes.count)
             elementNodes.append(Int32(node))
         }
@@ -38,10 +38,10 @@ public final class Document: Sendable {
 
     /// The `<html>` element (the root of the element tree).
     public var documentElement: Element? {
-        var child = storage.firstChild[0]
+        var child = storage.nodes[0].firstChild
         while child >= 0 {
-            if storage.kinds[Int(child)] == .element { return Element(document: self, node: Int(child)) }
-            child = storage.nextSibling[Int(child)]
+            if storage.nodes[Int(child)].kind == .element { return Element(document: self, node: Int(child)) }
+            child = storage.nodes[Int(child)].nextSibling
         }
         return nil
     }

@@ -25,20 +25,25 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// The local name: lowercase for HTML elements, with SVG's camelCase restored for SVG elements.
     public var localName: String { storage.names[node] }
-    public var namespace: Namespace { storage.namespaces[node] }
+    public var namespace: Namespace { storage.nodes[node].namespace }
     public var isHTML: Bool { namespace == .html }
 
     /// The 1-based source line where the element's start tag was.
-    public var line: Int { Int(storage.lines[node]) }
+    public var line: Int { Int(storage.nodes[node].line) }
 
     // MARK: Attributes
 
-    public var attributes: ArraySlice<Attribute> { storage.attributes[storage.attributeRange(node: node)] }
+    public var attributes: [Attribute] {
+        storage.attributeRange(node: node).map { Attribute(name: storage.attributeNames[$0], value: storage.attributeValue(at: $0)) }
+    }
+
+    /// Attribute names in source order, without reading their values.
+    public var attributeNames: ArraySlice<String> { storage.attributeNames[storage.attributeRange(node: node)] }
 
     /// The value of attribute `name` (attribute names of HTML elements are lowercase).
     public func attribute(_ name: String) -> String? { storage.attributeValue(node: node, name: name) }
 
-    public func hasAttribute(_ name: String) -> Bool { attribute(name) != nil }
+    public func hasAttribute(_ name: String) -> Bool { storage.hasAttribute(node: node, name: name) }
 
     public var id: String? { attribute("id") }
 
@@ -52,8 +57,8 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// The parent element (nil for `<html>`, whose parent is the document).
     public var parent: Element? {
-        let parentNode = storage.parent[node]
-        guard parentNode >= 0, storage.kinds[Int(parentNode)] == .element else { return nil }
+        let parentNode = storage.nodes[node].parent
+        guard parentNode >= 0, storage.nodes[Int(parentNode)].kind == .element else { return nil }
         return Element(document: document, node: Int(parentNode))
     }
 
@@ -63,10 +68,10 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// Child nodes (elements, text, comments) in order.
     public var childNodes: [Node] {
         var nodes: [Node] = []
-        var child = storage.firstChild[node]
+        var child = storage.nodes[node].firstChild
         while child >= 0 {
             nodes.append(Node(document: document, node: Int(child)))
-            child = storage.nextSibling[Int(child)]
+            child = storage.nodes[Int(child)].nextSibling
         }
         return nodes
     }
@@ -82,16 +87,16 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
-    public var firstElementChild: Element? { firstElement(from: storage.firstChild[node], forward: true) }
-    public var lastElementChild: Element? { firstElement(from: storage.lastChild[node], forward: false) }
-    public var nextElementSibling: Element? { firstElement(from: storage.nextSibling[node], forward: true) }
-    public var previousElementSibling: Element? { firstElement(from: storage.previousSibling[node], forward: false) }
+    public var firstElementChild: Element? { firstElement(from: storage.nodes[node].firstChild, forward: true) }
+    public var lastElementChild: Element? { firstElement(from: storage.nodes[node].lastChild, forward: false) }
+    public var nextElementSibling: Element? { firstElement(from: storage.nodes[node].nextSibling, forward: true) }
+    public var previousElementSibling: Element? { firstElement(from: storage.nodes[node].previousSibling, forward: false) }
 
     private func firstElement(from start: Int32, forward: Bool) -> Element? {
         var current = start
         while current >= 0 {
-            if storage.kinds[Int(current)] == .element { return Element(document: document, node: Int(current)) }
-            current = forward ? storage.nextSibling[Int(current)] : storage.previousSibling[Int(current)]
+            if storage.nodes[Int(current)].kind == .element { return Element(document: document, node: Int(current)) }
+            current = forward ? storage.nodes[Int(current)].nextSibling : storage.nodes[Int(current)].previousSibling
         }
         return nil
     }
@@ -107,9 +112,9 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         // Node numbers are pre-order, so the subtree ends where the next node outside it begins.
         var current = node
         while current >= 0 {
-            let next = storage.nextSibling[current]
+            let next = storage.nodes[current].nextSibling
             if next >= 0 { return firstElementPosition(atOrAfterNode: Int(next)) }
-            current = Int(storage.parent[current])
+            current = Int(storage.nodes[current].parent)
         }
         return document.elementCount
     }
@@ -133,14 +138,14 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the element has no child elements and no text (comments do not count), as `:empty` reads it.
     public var hasNoContent: Bool {
-        var child = storage.firstChild[node]
+        var child = storage.nodes[node].firstChild
         while child >= 0 {
-            switch storage.kinds[Int(child)] {
+            switch storage.nodes[Int(child)].kind {
             case .element: return false
             case .text where storage.hasText(Int(child)): return false
             default: break
             }
-            child = storage.nextSibling[Int(child)]
+            child = storage.nodes[Int(child)].nextSibling
         }
         return true
     }
@@ -154,22 +159,22 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     private func appendText(of start: Int, to text: inout [UInt8]) {
         // Iterative pre-order walk: real pages nest deeply enough to overflow a recursive one.
-        var current = storage.firstChild[start]
+        var current = storage.nodes[start].firstChild
         while current >= 0 {
             let index = Int(current)
-            if storage.kinds[index] == .text {
-                let textStart = Int(storage.textStart[index])
-                text.append(contentsOf: storage.textBytes[textStart..<textStart + Int(storage.textLength[index])])
+            if storage.nodes[index].kind == .text {
+                let textStart = Int(storage.nodes[index].textStart)
+                text.append(contentsOf: storage.textBytes[textStart..<textStart + Int(storage.nodes[index].textLength)])
             }
-            if storage.firstChild[index] >= 0 {
-                current = storage.firstChild[index]
+            if storage.nodes[index].firstChild >= 0 {
+                current = storage.nodes[index].firstChild
                 continue
             }
-            while current >= 0, storage.nextSibling[Int(current)] < 0 {
-                current = storage.parent[Int(current)]
+            while current >= 0, storage.nodes[Int(current)].nextSibling < 0 {
+                current = storage.nodes[Int(current)].parent
                 if Int(current) == start { return }
             }
-            if current >= 0 { current = storage.nextSibling[Int(current)] }
+            if current >= 0 { current = storage.nodes[Int(current)].nextSibling }
         }
     }
 
@@ -197,7 +202,7 @@ public struct Node: Hashable, Sendable {
     public static func == (lhs: Node, rhs: Node) -> Bool { lhs.node == rhs.node && lhs.document === rhs.document }
     public func hash(into hasher: inout Hasher) { hasher.combine(node) }
 
-    public var kind: NodeKind { document.storage.kinds[node] }
+    public var kind: NodeKind { document.storage.nodes[node].kind }
     /// The element, if this node is one.
     public var element: Element? { kind == .element ? Element(document: document, node: node) : nil }
     /// The text of a text or comment node ("" for elements).

@@ -19,46 +19,45 @@ public struct Attribute: Hashable, Sendable {
     }
 }
 
+/// The links and facts of one node, kept together so that adding a node is one append.
+struct NodeRecord {
+    var kind: NodeKind
+    var namespace: Namespace
+    var parent: Int32
+    var firstChild: Int32 = -1
+    var lastChild: Int32 = -1
+    var nextSibling: Int32 = -1
+    var previousSibling: Int32 = -1
+    var line: Int32
+    /// Text of text and comment nodes: `textBytes[textStart ..< textStart + textLength]`.
+    var textStart: Int32
+    var textLength: Int32
+}
+
 /// The flat arrays behind a `Document`. Node 0 is the document node; -1 means "none".
 struct NodeStorage: Sendable {
-    var kinds: [NodeKind] = []
-    var parent: [Int32] = []
-    var firstChild: [Int32] = []
-    var lastChild: [Int32] = []
-    var nextSibling: [Int32] = []
-    var previousSibling: [Int32] = []
+    var nodes: [NodeRecord] = []
     /// Element local name, or "" for other nodes.
     var names: [String] = []
-    var namespaces: [Namespace] = []
-    /// The UTF-8 text of all text and comment nodes, one after another; node n's text is
-    /// `textBytes[textStart[n] ..< textStart[n] + textLength[n]]`. Strings are made on access, as
-    /// most text is never read by a rule.
+    /// The UTF-8 text of all text and comment nodes and attribute values, one after another.
+    /// Strings are made on access, as most text is never read by a rule.
     var textBytes: [UInt8] = []
-    var textStart: [Int32] = []
-    var textLength: [Int32] = []
-    var lines: [Int32] = []
-    /// Attributes of node n are `attributes[attributeStart[n] ..< attributeStart[n + 1]]`.
+    /// Attributes of node n are numbers `attributeStart[n] ..< attributeStart[n + 1]`: a name,
+    /// and a value kept as bytes in `textBytes` until a rule asks for it.
     var attributeStart: [Int32] = [0]
-    var attributes: [Attribute] = []
+    var attributeNames: [String] = []
+    var attributeValueStart: [Int32] = []
+    var attributeValueLength: [Int32] = []
     /// Every `id` attribute with its element, in document order, collected while building.
     var ids: [(value: String, node: Int32)] = []
 
-    var count: Int { kinds.count }
+    var count: Int { nodes.count }
 
     init() {}
 
     init(estimatedNodes: Int) {
-        kinds.reserveCapacity(estimatedNodes)
-        parent.reserveCapacity(estimatedNodes)
-        firstChild.reserveCapacity(estimatedNodes)
-        lastChild.reserveCapacity(estimatedNodes)
-        nextSibling.reserveCapacity(estimatedNodes)
-        previousSibling.reserveCapacity(estimatedNodes)
+        nodes.reserveCapacity(estimatedNodes)
         names.reserveCapacity(estimatedNodes)
-        namespaces.reserveCapacity(estimatedNodes)
-        textStart.reserveCapacity(estimatedNodes)
-        textLength.reserveCapacity(estimatedNodes)
-        lines.reserveCapacity(estimatedNodes)
         attributeStart.reserveCapacity(estimatedNodes + 1)
     }
 
@@ -69,48 +68,51 @@ struct NodeStorage: Sendable {
         kind: NodeKind, parent parentNode: Int32, name: String = "", namespace: Namespace = .html,
         text: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0), line: Int32 = 0
     ) -> Int32 {
-        let node = Int32(kinds.count)
-        kinds.append(kind)
-        parent.append(parentNode)
-        firstChild.append(-1)
-        lastChild.append(-1)
-        nextSibling.append(-1)
-        names.append(name)
-        namespaces.append(namespace)
-        textStart.append(Int32(textBytes.count))
-        textLength.append(Int32(text.count))
-        textBytes.append(contentsOf: text)
-        lines.append(line)
-        attributeStart.append(Int32(attributes.count))
+        let node = Int32(nodes.count)
+        var record = NodeRecord(
+            kind: kind, namespace: namespace, parent: parentNode, line: line, textStart: Int32(textBytes.count),
+            textLength: Int32(text.count)
+        )
         if parentNode >= 0 {
-            let previous = lastChild[Int(parentNode)]
-            previousSibling.append(previous)
-            if previous >= 0 { nextSibling[Int(previous)] = node } else { firstChild[Int(parentNode)] = node }
-            lastChild[Int(parentNode)] = node
-        } else {
-            previousSibling.append(-1)
+            let previous = nodes[Int(parentNode)].lastChild
+            record.previousSibling = previous
+            if previous >= 0 { nodes[Int(previous)].nextSibling = node } else { nodes[Int(parentNode)].firstChild = node }
+            nodes[Int(parentNode)].lastChild = node
         }
+        nodes.append(record)
+        names.append(name)
+        if !text.isEmpty { textBytes.append(contentsOf: text) }
+        attributeStart.append(Int32(attributeNames.count))
         return node
     }
 
     /// Extends the text of the most recently appended node, which must be a text node.
     mutating func appendToLastText(_ text: UnsafeBufferPointer<UInt8>) {
-        textLength[kinds.count - 1] += Int32(text.count)
+        nodes[nodes.count - 1].textLength += Int32(text.count)
         textBytes.append(contentsOf: text)
     }
 
     func text(of node: Int) -> String {
-        let start = Int(textStart[node])
-        return String(decoding: textBytes[start..<start + Int(textLength[node])], as: UTF8.self)
+        let record = nodes[node]
+        let start = Int(record.textStart)
+        return String(decoding: textBytes[start..<start + Int(record.textLength)], as: UTF8.self)
     }
 
-    func hasText(_ node: Int) -> Bool { textLength[node] > 0 }
+    func hasText(_ node: Int) -> Bool { nodes[node].textLength > 0 }
 
     /// Adds an attribute to the most recently appended node.
-    mutating func appendAttribute(_ attribute: Attribute) {
-        if attribute.name == "id" { ids.append((attribute.value, Int32(kinds.count - 1))) }
-        attributes.append(attribute)
-        attributeStart[attributeStart.count - 1] = Int32(attributes.count)
+    mutating func appendAttribute(name: String, value: UnsafeBufferPointer<UInt8>) {
+        attributeNames.append(name)
+        attributeValueStart.append(Int32(textBytes.count))
+        attributeValueLength.append(Int32(value.count))
+        if !value.isEmpty { textBytes.append(contentsOf: value) }
+        attributeStart[attributeStart.count - 1] = Int32(attributeNames.count)
+        if name == "id" { ids.append((attributeValue(at: attributeNames.count - 1), Int32(nodes.count - 1))) }
+    }
+
+    func attributeValue(at index: Int) -> String {
+        let start = Int(attributeValueStart[index])
+        return String(decoding: textBytes[start..<start + Int(attributeValueLength[index])], as: UTF8.self)
     }
 
     func attributeRange(node: Int) -> Range<Int> {
@@ -118,9 +120,13 @@ struct NodeStorage: Sendable {
     }
 
     func attributeValue(node: Int, name: String) -> String? {
-        for index in attributeRange(node: node) where attributes[index].name == name {
-            return attributes[index].value
+        for index in attributeRange(node: node) where attributeNames[index] == name {
+            return attributeValue(at: index)
         }
         return nil
+    }
+
+    func hasAttribute(node: Int, name: String) -> Bool {
+        attributeRange(node: node).contains { attributeNames[$0] == name }
     }
 }

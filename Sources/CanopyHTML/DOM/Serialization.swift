@@ -2,19 +2,19 @@ extension Element {
     /// The element's markup as the HTML serializer writes it (attribute values and text escaped).
     public var outerHTML: String {
         var output = ""
-        serialize(node: node, into: &output, limit: Int.max)
+        serialize(into: &output, limit: Int.max)
         return output
     }
 
     /// A snippet for reports: the whole `outerHTML` when it is at most `maxLength` characters,
     /// otherwise the start tag alone, itself cut to `maxLength` with "…" when still too long.
     public func snippet(maxLength: Int = 300) -> String {
-        var output = ""
-        serialize(node: node, into: &output, limit: maxLength + 1)
-        if output.count <= maxLength { return output }
         let startTag = self.startTag
-        if startTag.count <= maxLength { return startTag + (hasNoContent && !isVoid ? "</\(localName)>" : "") }
-        return String(startTag.prefix(maxLength - 1)) + "…"
+        let startLength = startTag.count
+        if startLength > maxLength { return String(startTag.prefix(maxLength - 1)) + "…" }
+        var output = ""
+        if serialize(into: &output, limit: maxLength) { return output }
+        return startTag + (hasNoContent && !isVoid ? "</\(localName)>" : "")
     }
 
     /// The start tag, e.g. `<img src="a.png" alt="">`.
@@ -28,40 +28,48 @@ extension Element {
 
     private var isVoid: Bool { isHTML && SelfClosingTagRewriter.voidElements.contains(localName) }
 
-    private func serialize(node start: Int, into output: inout String, limit: Int) {
+    /// Writes the element's markup; stops and returns false once it exceeds `limit` characters.
+    @discardableResult
+    private func serialize(into output: inout String, limit: Int) -> Bool {
         // Iterative, with an explicit stack of open elements, so deep trees cannot overflow.
         let storage = self.storage
-        var stack: [(node: Int, closed: Bool)] = [(start, false)]
+        var length = 0
+        func write(_ piece: String) -> Bool {
+            output += piece
+            if limit != Int.max { length += piece.count }
+            return length <= limit
+        }
+        var stack: [(node: Int, closed: Bool)] = [(node, false)]
         while let (current, closed) = stack.popLast() {
-            if output.count > limit { return }
-            switch storage.kinds[current] {
+            switch storage.nodes[current].kind {
             case .element:
                 let element = Element(document: document, node: current)
                 if closed {
-                    output += "</" + element.localName + ">"
+                    guard write("</" + element.localName + ">") else { return false }
                     continue
                 }
-                output += element.startTag
+                guard write(element.startTag) else { return false }
                 if element.isVoid { continue }
                 stack.append((current, true))
                 var children: [Int] = []
-                var child = storage.firstChild[current]
+                var child = storage.nodes[current].firstChild
                 while child >= 0 {
                     children.append(Int(child))
-                    child = storage.nextSibling[Int(child)]
+                    child = storage.nodes[Int(child)].nextSibling
                 }
                 stack.append(contentsOf: children.reversed().map { ($0, false) })
             case .text:
-                let parentName = storage.names[Int(storage.parent[current])]
+                let parentName = storage.names[Int(storage.nodes[current].parent)]
                 let raw = ["script", "style", "xmp", "iframe", "noembed", "noframes", "plaintext"].contains(parentName)
                 let text = storage.text(of: current)
-                output += raw ? text : Self.escape(text, inAttribute: false)
+                guard write(raw ? text : Self.escape(text, inAttribute: false)) else { return false }
             case .comment:
-                output += "<!--" + storage.text(of: current) + "-->"
+                guard write("<!--" + storage.text(of: current) + "-->") else { return false }
             case .document:
                 break
             }
         }
+        return true
     }
 
     static func escape(_ text: String, inAttribute: Bool) -> String {

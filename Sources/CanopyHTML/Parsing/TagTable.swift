@@ -77,7 +77,7 @@ final class TagTable {
     }
 
     private static let slotCount = 1024  // a power of two; pages use a few dozen distinct names
-    private var slots = [Entry?](repeating: nil, count: slotCount)
+    @exclusivity(unchecked) private var slots = [Entry?](repeating: nil, count: slotCount)
     private var used = 0
 
     func name(_ pointer: UnsafePointer<xmlChar>) -> String { entry(pointer).name }

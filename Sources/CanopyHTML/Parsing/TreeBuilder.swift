@@ -85,19 +85,27 @@ enum TreeBuilder {
         while let attribute = property {
             let rawName = tags.name(attribute.pointee.name)
             let name = namespace == .svg ? ForeignNames.svgAttributeName(rawName) : rawName
-            storage.appendAttribute(Attribute(name: name, value: attributeValue(attribute)))
+            appendAttributeValue(attribute, name: name, to: &storage)
             property = attribute.pointee.next
         }
     }
 
-    private static func attributeValue(_ attribute: xmlAttrPtr) -> String {
-        guard let first = attribute.pointee.children else { return "" }  // `<input disabled>`
-        if first.pointee.next == nil, let content = first.pointee.content {
-            return String(cString: content)
+    private static func appendAttributeValue(_ attribute: xmlAttrPtr, name: String, to storage: inout NodeStorage) {
+        guard let first = attribute.pointee.children else {  // `<input disabled>`
+            storage.appendAttribute(name: name, value: UnsafeBufferPointer(start: nil, count: 0))
+            return
         }
-        guard let joined = xmlNodeListGetString(attribute.pointee.doc, first, 1) else { return "" }
+        if first.pointee.next == nil {
+            storage.appendAttribute(name: name, value: bytes(of: first.pointee.content))
+            return
+        }
+        // A value split over several nodes (entity references): let libxml2 join it.
+        guard let joined = xmlNodeListGetString(attribute.pointee.doc, first, 1) else {
+            storage.appendAttribute(name: name, value: UnsafeBufferPointer(start: nil, count: 0))
+            return
+        }
         defer { canopy_xml_free(joined) }
-        return String(cString: joined)
+        storage.appendAttribute(name: name, value: bytes(of: joined))
     }
 
     private static func bytes(of content: UnsafeMutablePointer<xmlChar>?) -> UnsafeBufferPointer<UInt8> {
@@ -110,8 +118,8 @@ enum TreeBuilder {
         guard !text.isEmpty else { return }
         // Repairs can leave two text nodes side by side; a browser's tree has one. A parent's
         // last child is always the node appended last, so its bytes end the buffer.
-        let last = storage.lastChild[Int(parent)]
-        if last >= 0, storage.kinds[Int(last)] == .text {
+        let last = storage.nodes[Int(parent)].lastChild
+        if last >= 0, storage.nodes[Int(last)].kind == .text {
             storage.appendToLastText(text)
             return
         }

@@ -174,9 +174,12 @@ public struct TargetSelectorGenerator: Sendable {
         /// The element's distinctive attributes in rank order, in one pass over its attributes.
         private static func distinctiveAttributes(of element: Element) -> [(name: String, value: String, rank: Int)] {
             var found: [(name: String, value: String, rank: Int)] = []
-            for attribute in element.attributes {
-                guard let rank = attributeRanks[attribute.name], isUsableAttributeValue(attribute.value) else { continue }
-                found.append((attribute.name, attribute.value, rank))
+            // Names first: only the values of ranked attributes are worth reading.
+            for name in element.attributeNames {
+                guard let rank = attributeRanks[name], let value = element.attribute(name), isUsableAttributeValue(value),
+                    !found.contains(where: { $0.name == name })
+                else { continue }
+                found.append((name, value, rank))
             }
             return found.count > 1 ? found.sorted { $0.rank < $1.rank } : found
         }

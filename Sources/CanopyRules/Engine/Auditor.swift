@@ -12,25 +12,18 @@ public struct Auditor: Sendable {
     public func audit(_ document: Document, scope: AuditScope = .wholeDocument, at date: Date = Date()) -> AuditResult {
         let page = PageContext(document: document)
         let inScope = scope.membership(in: document)
-        // Built on the first finding only: pages with nothing to report skip its pass over the page.
-        var targets: TargetSelectorGenerator.Session?
+        let index = ElementNameIndex(document: document)
+        let describer = NodeDescriber(document: document)
         var results: [RuleResult] = []
         results.reserveCapacity(rules.count)
         for rule in rules {
             var nodes: [NodeResult] = []
-            for element in document.querySelectorAll(rule.selector) where inScope[element.position] {
+            for element in index.querySelectorAll(rule.selector) where inScope[element.position] {
                 if rule.excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
                 guard rule.applies(to: element, on: page) else { continue }
                 var outcome = rule.evaluate(element, on: page)
-                let session = targets ?? TargetSelectorGenerator().session(for: document)
-                targets = session
                 if rule.metadata.reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
-                nodes.append(
-                    NodeResult(
-                        element: element, outcome: outcome, target: session.selector(for: element),
-                        html: element.snippet()
-                    )
-                )
+                nodes.append(NodeResult(element: element, outcome: outcome, describer: describer))
             }
             results.append(RuleResult(metadata: rule.metadata, nodes: nodes))
         }
@@ -42,10 +35,37 @@ public struct Auditor: Sendable {
 public struct NodeResult: Sendable {
     public let element: Element
     public let outcome: CheckOutcome
-    /// A CSS selector matching exactly this element in the page.
-    public let target: String
+    let describer: NodeDescriber
+
+    /// A CSS selector matching exactly this element in the page (computed when first asked for).
+    public var target: String { describer.target(for: element) }
     /// The element's markup, shortened for reports.
-    public let html: String
+    public var html: String { element.snippet() }
+}
+
+/// Makes targets for an audit's nodes on demand: most passing nodes are never shown with a
+/// selector, and building one costs more than checking the rule. Shared by the nodes of one
+/// audit, which may be read from several threads, hence the lock.
+final class NodeDescriber: @unchecked Sendable {
+    private let document: Document
+    private let lock = NSLock()
+    private var session: TargetSelectorGenerator.Session?
+    private var targets: [Int: String] = [:]
+
+    init(document: Document) {
+        self.document = document
+    }
+
+    func target(for element: Element) -> String {
+        lock.withLock {
+            if let known = targets[element.node] { return known }
+            let session = self.session ?? TargetSelectorGenerator().session(for: document)
+            self.session = session
+            let target = session.selector(for: element)
+            targets[element.node] = target
+            return target
+        }
+    }
 }
 
 /// Everything one rule found on a page.

@@ -1,0 +1,127 @@
+import CanopyHTML
+
+extension AccessibilityModel {
+    // MARK: Accessible name and description
+
+    /// The element's accessible name, computed as axe-core computes it (accname 1.2 with axe's
+    /// spec differences), whitespace-normalized. Empty when it has none. Cached per element.
+    public func accessibleName(of element: Element) -> String {
+        if let cached = nameCache[element.position] { return cached }
+        var computation = NameComputation(model: self, start: element)
+        let name = computation.name()
+        nameCache[element.position] = name
+        return name
+    }
+
+    /// The element's accessible description: the text of its `aria-describedby` targets (hidden
+    /// targets included), else `aria-description`, else a `title` that did not already give the name.
+    public func accessibleDescription(of element: Element) -> String {
+        if let references = element.attribute("aria-describedby") {
+            var parts: [String] = []
+            for id in references.split(whereSeparator: \.isHTMLWhitespace) {
+                guard let referenced = document.element(withID: String(id)) else { continue }
+                var computation = NameComputation(model: self, start: element)
+                var context = NameComputation.Context()
+                context.inLabelledByContext = true
+                parts.append(computation.text(of: referenced, context: context))
+            }
+            let description = TextNormalization.sanitize(parts.joined(separator: " "))
+            if !description.isEmpty { return description }
+        }
+        if let description = element.attribute("aria-description") {
+            let sanitized = TextNormalization.sanitize(description)
+            if !sanitized.isEmpty { return sanitized }
+        }
+        if let title = element.attribute("title") {
+            let sanitized = TextNormalization.sanitize(title)
+            if !sanitized.isEmpty && sanitized != accessibleName(of: element) { return sanitized }
+        }
+        return ""
+    }
+
+    /// The text of the element's content as name-from-content reads it (descendants hidden from
+    /// assistive technology skipped, embedded controls by their value), whatever the element's role.
+    public func subtreeText(of element: Element) -> String {
+        var computation = NameComputation(model: self, start: element)
+        var context = NameComputation.Context()
+        context.subtreeDescendant = true
+        return TextNormalization.sanitize(computation.subtreeText(of: element, context: context))
+    }
+
+    /// The text a sighted user sees in the element: text nodes outside unrendered or
+    /// `visibility:hidden` subtrees, whitespace-normalized (`<br>` counts as a space).
+    public func visibleText(of element: Element) -> String {
+        collectText(of: element) { !self.isNotRendered($0) && !self.isVisibilityHidden($0) }
+    }
+
+    /// The text assistive technology reads in the element: text nodes outside subtrees hidden
+    /// from it (`aria-hidden`, `hidden`, `display:none`...), whitespace-normalized.
+    public func screenReaderText(of element: Element) -> String {
+        collectText(of: element) { !self.isHiddenFromAssistiveTechnology($0) }
+    }
+
+    /// An `<option>`'s text: its text nodes (options are rendered inside their select's own box,
+    /// so a closed select's options still count), `<br>` as a space, whitespace-normalized.
+    func optionText(of option: Element) -> String {
+        collectText(of: option) { !self.isHiddenFromAssistiveTechnology($0) }
+    }
+
+    private func collectText(of element: Element, including: (Element) -> Bool) -> String {
+        var pieces: [String] = []
+        var pending: [Node] = element.childNodes.reversed()
+        while let node = pending.popLast() {
+            switch node.kind {
+            case .text:
+                pieces.append(node.text)
+            case .element:
+                guard let child = node.element, including(child) else { continue }
+                if child.isHTML && child.localName == "br" {
+                    pieces.append(" ")
+                    continue
+                }
+                pending.append(contentsOf: child.childNodes.reversed())
+            default:
+                continue
+            }
+        }
+        return TextNormalization.sanitize(pieces.joined())
+    }
+
+    /// `<label>` elements whose `for` names this element's id (any label in the document, in order).
+    public func explicitLabels(of element: Element) -> [Element] {
+        guard let id = element.id, !id.isEmpty else { return [] }
+        if labelsByTargetID == nil {
+            var index: [String: [Element]] = [:]
+            for label in document.elements where label.isHTML && label.localName == "label" {
+                if let target = label.attribute("for") { index[target, default: []].append(label) }
+            }
+            labelsByTargetID = index
+        }
+        return labelsByTargetID?[id] ?? []
+    }
+
+    /// Child elements plus the elements `aria-owns` adds, as the accessibility tree nests them:
+    /// owned elements come last, even when they are also children.
+    public func ownedElements(of element: Element) -> [Element] {
+        let owned = ownedByReference(element)
+        if owned.isEmpty { return element.children }
+        let ownedPositions = Set(owned.map(\.position))
+        return element.children.filter { !ownedPositions.contains($0.position) } + owned
+    }
+
+    /// The elements `aria-owns` names (existing ids only, each once, in attribute order).
+    public func ownedByReference(_ element: Element) -> [Element] {
+        guard let owns = element.attribute("aria-owns") else { return [] }
+        var seen = Set<Int>()
+        return owns.split(whereSeparator: \.isHTMLWhitespace).compactMap { document.element(withID: String($0)) }
+            .filter { seen.insert($0.position).inserted }
+    }
+
+    /// Whether the element may be named from its content: its role says so, or it has no role
+    /// (or a presentational one), as axe's non-strict reading has it.
+    public func isNamedFromContent(_ element: Element) -> Bool {
+        let roleName = role(of: element, options: .axeDefault)
+        guard let roleName, let role = ARIARoles.role(named: roleName) else { return true }
+        return role.nameFromContent || roleName == "none" || roleName == "presentation"
+    }
+}

@@ -1,0 +1,301 @@
+import CanopyHTML
+
+/// Accessible name computation (accname 1.2), in the shape axe-core computes it so that rules agree
+/// with axe: `aria-labelledby`, `aria-label`, the host language's native text alternative, the value
+/// of embedded controls, name from content, then `title`.
+///
+/// One computation walks one start element; `processed` is shared by every recursion it makes so
+/// that an element reached twice (label cycles, `aria-owns` loops) contributes text only once.
+struct NameComputation {
+    let model: AccessibilityModel
+    let start: Element
+    private var processed = Set<Int>()
+    private var depth = 0
+
+    /// Deeper recursion than this gives up on the branch: real pages never nest names this deep,
+    /// and it keeps pathological documents from exhausting the stack.
+    private static let maximumDepth = 200
+
+    init(model: AccessibilityModel, start: Element) {
+        self.model = model
+        self.start = start
+    }
+
+    /// The traversal state that changes with where the computation is (axe's `context`).
+    struct Context {
+        var inLabelledByContext = false
+        /// Inside a `<label>` that names a control: nested labels and `aria-labelledby` are ignored.
+        var inControlContext = false
+        /// Nil until a labelledby reference decides it: a hidden reference contributes all its text.
+        var includeHidden: Bool?
+        /// Nil until name-from-content starts; then whether descendants recurse regardless of role.
+        var subtreeDescendant: Bool?
+    }
+
+    mutating func name() -> String {
+        TextNormalization.sanitize(text(of: start, context: Context()))
+    }
+
+    // MARK: Steps
+
+    mutating func text(of element: Element, context incoming: Context) -> String {
+        var context = incoming
+        if context.inLabelledByContext && context.includeHidden == nil {
+            context.includeHidden = model.isHiddenFromAssistiveTechnology(element)
+        }
+        // Step 2A: hidden elements take no part, unless reached through a hidden labelledby target
+        // (whose scripts, styles and templates still stay out).
+        if model.isHiddenFromAssistiveTechnology(element)
+            && !(context.includeHidden == true && !NativeNaming.isNeverText(element))
+        {
+            return ""
+        }
+        guard depth < Self.maximumDepth else { return "" }
+        depth += 1
+        defer { depth -= 1 }
+
+        let isStart = element == start
+        var name = ""
+        for step in Step.allCases {
+            if isStart { name = TextNormalization.sanitize(name) }
+            // A whitespace-only name from an inner step still ends the computation, as in axe.
+            if !name.isEmpty { return name }
+            switch step {
+            case .labelledBy: name = labelledByText(of: element, context: context)
+            case .ariaLabel: name = element.attribute("aria-label") ?? ""
+            case .native: name = nativeText(of: element, context: context)
+            case .controlValue: name = controlValue(of: element, context: context)
+            case .content: name = subtreeText(of: element, context: context)
+            case .title: name = titleText(of: element)
+            }
+        }
+        return name
+    }
+
+    private enum Step: CaseIterable { case labelledBy, ariaLabel, native, controlValue, content, title }
+
+    /// Step 2B: the referenced elements' text, joined by spaces; never followed a second time.
+    mutating func labelledByText(of element: Element, context: Context) -> String {
+        guard !context.inLabelledByContext, !context.inControlContext,
+            let references = element.attribute("aria-labelledby")
+        else { return "" }
+        var result = ""
+        for id in references.split(whereSeparator: \.isHTMLWhitespace) {
+            guard let referenced = model.document.element(withID: String(id)) else { continue }
+            var referenceContext = context
+            referenceContext.inLabelledByContext = true
+            referenceContext.includeHidden = nil
+            // Each reference is computed afresh, so `aria-labelledby="a a"` repeats a's text.
+            let outerProcessed = processed
+            processed = []
+            let part = text(of: referenced, context: referenceContext)
+            processed = outerProcessed
+            result = result.isEmpty ? part : result + " " + part
+        }
+        return result
+    }
+
+    /// Step 2D: the host language's own labelling (alt, label, legend, caption, value...).
+    mutating func nativeText(of element: Element, context: Context) -> String {
+        let role = self.role(of: element)
+        if role == "none" || role == "presentation" { return "" }
+        for method in NativeNaming.methods(for: element) {
+            let text: String
+            switch method {
+            case .subtree: text = subtreeText(of: element, context: context)
+            case .alt: text = element.attribute("alt") ?? ""
+            case .title: text = titleText(of: element)
+            case .placeholder: text = element.attribute("placeholder") ?? ""
+            case .tableSummary: text = element.attribute("summary") ?? ""
+            case .value: text = element.attribute("value") ?? ""
+            case .buttonDefault: text = NativeNaming.defaultButtonText(of: element)
+            case .singleSpace: text = " "
+            case .labels: text = labelText(of: element, context: context)
+            case .descendant(let name): text = descendantText(of: element, named: name, context: context)
+            }
+            if !text.isEmpty { return text }
+        }
+        return ""
+    }
+
+    /// `<label for=id>` elements and the wrapping `<label>`, in document order, each computed as
+    /// content with nested labels and `aria-labelledby` switched off.
+    mutating func labelText(of element: Element, context: Context) -> String {
+        guard !context.inControlContext, !context.inLabelledByContext, markProcessed(element) else { return "" }
+        var labels = model.explicitLabels(of: element)
+        if let wrapping = element.ancestors.first(where: { $0.isHTML && $0.localName == "label" }) {
+            labels.append(wrapping)
+            labels.sort { $0.position < $1.position }
+        }
+        var labelContext = context
+        labelContext.inControlContext = true
+        var texts: [String] = []
+        for label in labels {
+            let text = text(of: label, context: labelContext)
+            if !text.isEmpty { texts.append(text) }
+        }
+        return texts.joined(separator: " ")
+    }
+
+    /// The first descendant named `name` (`legend`, `caption`, `figcaption`, svg `title`), unless an
+    /// element of the same kind as `element` comes first (a nested fieldset's legend is not ours).
+    mutating func descendantText(of element: Element, named name: String, context: Context) -> String {
+        let candidate = element.descendants.first { $0.localName == name || $0.localName == element.localName }
+        guard let candidate, candidate.localName == name else { return "" }
+        return text(of: candidate, context: context)
+    }
+
+    /// Step 2E: an embedded control contributes its value, never the control being named.
+    mutating func controlValue(of element: Element, context: Context) -> String {
+        guard element != start, let role = self.role(of: element),
+            NativeNaming.controlValueRoles.contains(role),
+            role != "progressbar"  // axe treats progressbar values as unsupported in names
+        else { return "" }
+        let textbox = NativeNaming.nativeTextboxValue(of: element)
+        if !textbox.isEmpty { return textbox }
+        let select = nativeSelectValue(of: element)
+        if !select.isEmpty { return select }
+        // The ARIA widgets below count only with an explicit role, as in axe.
+        let explicit = model.explicitRole(of: element, options: .axeDefault)
+        switch explicit {
+        case "textbox":
+            // Its text as assistive technology reads it; all of it when hidden for everyone.
+            return model.isNotRendered(element) ? element.textContent : model.screenReaderText(of: element)
+        case "listbox":
+            return listboxValue(of: element, context: context)
+        case "combobox":
+            // The selected option of the first listbox it owns.
+            guard let listbox = model.ownedElements(of: element).first(where: { self.role(of: $0) == "listbox" })
+            else { return "" }
+            return listboxValue(of: listbox, context: context)
+        case let range? where NativeNaming.rangeRoles.contains(range):
+            guard let valueNow = element.attribute("aria-valuenow") else { return "" }
+            return NativeNaming.javaScriptNumberText(valueNow)
+        default:
+            return ""
+        }
+    }
+
+    /// A native select's selected options' text (the first option when none is marked selected).
+    private func nativeSelectValue(of element: Element) -> String {
+        guard element.isHTML, element.localName == "select" else { return "" }
+        let options = element.descendants.filter { $0.isHTML && $0.localName == "option" }
+        var selected = options.filter { $0.hasAttribute("selected") }
+        if selected.isEmpty, let first = options.first { selected = [first] }
+        return selected.map { model.optionText(of: $0) }.joined(separator: " ")
+    }
+
+    /// Only the first selected option counts, even in a multi-select listbox (as browsers do).
+    private mutating func listboxValue(of listbox: Element, context: Context) -> String {
+        guard model.explicitRole(of: listbox, options: .axeDefault) == "listbox" else { return "" }
+        let selected = model.ownedElements(of: listbox).first {
+            role(of: $0) == "option" && $0.attribute("aria-selected") == "true"
+        }
+        guard let selected else { return "" }
+        return text(of: selected, context: context)
+    }
+
+    /// Steps 2F/2G: the text of the element's content, when its role allows naming from content
+    /// (or when already recursing through content or a labelledby target).
+    mutating func subtreeText(of element: Element, context incoming: Context) -> String {
+        guard markProcessed(element), !NativeNaming.isEmbeddedContent(element) else { return "" }
+        let role = self.role(of: element)
+        if let role, NativeNaming.controlValueRoles.contains(role) { return "" }
+        if incoming.subtreeDescendant != true && !incoming.inLabelledByContext && !model.isNamedFromContent(element) {
+            return ""
+        }
+        var context = incoming
+        if context.subtreeDescendant == nil {
+            context.subtreeDescendant = !context.inControlContext && !context.inLabelledByContext
+        }
+        var result = ""
+        // aria-owns moves the owned elements after the element's other children.
+        let owned = model.ownedByReference(element)
+        let ownedPositions = Set(owned.map(\.position))
+        for child in element.childNodes {
+            switch child.kind {
+            case .text:
+                result += child.text
+            case .element:
+                guard let childElement = child.element, !ownedPositions.contains(childElement.position) else { continue }
+                append(text(of: childElement, context: context), from: childElement, to: &result)
+            default:
+                continue
+            }
+        }
+        for ownedElement in owned {
+            append(text(of: ownedElement, context: context), from: ownedElement, to: &result)
+        }
+        return result
+    }
+
+    /// Block-level children are separated from their neighbours by spaces; phrasing ones are not.
+    private func append(_ addition: String, from element: Element, to result: inout String) {
+        guard !addition.isEmpty else { return }
+        var addition = addition
+        if !NativeNaming.isPhrasing(element) {
+            if addition.first != " " { addition += " " }
+            if let last = result.last, last != " " { addition = " " + addition }
+        }
+        result += addition
+    }
+
+    /// `title`, except on presentational elements (iframes keep theirs).
+    private func titleText(of element: Element) -> String {
+        guard let title = element.attribute("title") else { return "" }
+        if element.isHTML && element.localName == "iframe" { return title }
+        let role = role(of: element)
+        return role == "none" || role == "presentation" ? "" : title
+    }
+
+    /// Roles as axe's name computation reads them: one whole `role` value, no DPUB roles.
+    private func role(of element: Element) -> String? { model.role(of: element, options: .axeDefault) }
+
+    /// True the first time an element is seen in this computation.
+    private mutating func markProcessed(_ element: Element) -> Bool {
+        processed.insert(element.position).inserted
+    }
+}
+
+/// axe's whitespace clean-up of names: non-breaking spaces become spaces, runs of two or more
+/// whitespace characters collapse to one space, and the ends are trimmed.
+enum TextNormalization {
+    static func sanitize(_ text: String) -> String {
+        if text.isEmpty { return "" }
+        var output = String.UnicodeScalarView()
+        var pending: [Unicode.Scalar] = []
+        var previousWasCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            // axe first turns "\r\n" into "\n" and no-break spaces into spaces.
+            if scalar == "\n" && previousWasCarriageReturn {
+                previousWasCarriageReturn = false
+                pending[pending.count - 1] = "\n"
+                continue
+            }
+            previousWasCarriageReturn = scalar == "\r"
+            let normalized: Unicode.Scalar = scalar == "\u{00A0}" ? " " : scalar
+            if isJavaScriptWhitespace(normalized) {
+                pending.append(normalized)
+                continue
+            }
+            if !pending.isEmpty {
+                if !output.isEmpty {
+                    if pending.count >= 2 { output.append(" ") } else { output.append(pending[0]) }
+                }
+                pending.removeAll(keepingCapacity: true)
+            }
+            output.append(normalized)
+        }
+        return String(output)
+    }
+
+    /// JavaScript's `\s`: what axe's regular expressions treat as whitespace.
+    static func isJavaScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import CanopyHTML
+
+/// Whether a table cell heads its column, its row, both ("auto"), or nothing.
+public enum TableHeaderScope: Sendable, Equatable {
+    case column, row, auto, none
+}
+
+/// A table laid out as the HTML table model does, with row and column spans filling slots, so
+/// that a header's scope can be read from whether its whole row or column is made of headers.
+struct TableGrid {
+    /// `slots[row][column]`: the cell covering that slot, nil for holes.
+    private var slots: [[Element?]] = []
+    /// Where each cell's top-left slot is, by element position.
+    private var origins: [Int: (row: Int, column: Int)] = [:]
+
+    init(table: Element) {
+        let rows = Self.rows(of: table)
+        for (rowIndex, row) in rows.enumerated() {
+            if slots.count <= rowIndex { slots.append([]) }
+            var column = 0
+            for cell in row.children where cell.isHTML && (cell.localName == "td" || cell.localName == "th") {
+                let columnSpan = min(max(cell.attribute("colspan").flatMap(JavaScriptNumbers.parseInt) ?? 1, 1), 1000)
+                let rowSpanValue = cell.attribute("rowspan").flatMap(JavaScriptNumbers.parseInt) ?? 1
+                // rowspan=0 spans the rest of the table, as browsers do.
+                let rowSpan = rowSpanValue == 0 ? rows.count : min(max(rowSpanValue, 1), 65534)
+                for _ in 0..<columnSpan {
+                    for offset in 0..<rowSpan {
+                        let target = rowIndex + offset
+                        while slots.count <= target { slots.append([]) }
+                        while column < slots[target].count, slots[target][column] != nil { column += 1 }
+                        while slots[target].count <= column { slots[target].append(nil) }
+                        slots[target][column] = cell
+                        if origins[cell.position] == nil { origins[cell.position] = (target, column) }
+                    }
+                    column += 1
+                }
+            }
+        }
+    }
+
+    /// The table's rows in table-model order: header-group rows, body rows, then footer rows.
+    private static func rows(of table: Element) -> [Element] {
+        var head: [Element] = []
+        var body: [Element] = []
+        var foot: [Element] = []
+        for child in table.children where child.isHTML {
+            switch child.localName {
+            case "tr": body.append(child)
+            case "thead": head += child.children.filter { $0.isHTML && $0.localName == "tr" }
+            case "tbody": body += child.children.filter { $0.isHTML && $0.localName == "tr" }
+            case "tfoot": foot += child.children.filter { $0.isHTML && $0.localName == "tr" }
+            default: break
+            }
+        }
+        return head + body + foot
+    }
+
+    /// A header's scope from its attributes alone; `.auto` for a `th` the markup says nothing about.
+    static func scope(of cell: Element) -> TableHeaderScope {
+        explicitScope(of: cell) ?? (cell.localName == "th" ? .auto : .none)
+    }
+
+    private static func explicitScope(of cell: Element) -> TableHeaderScope? {
+        switch AccessibilityModel.explicitRole(of: cell, options: .axeDefault) {
+        case "columnheader": return .column
+        case "rowheader": return .row
+        default: break
+        }
+        switch cell.attribute("scope") {  // compared as written, as axe does
+        case "col": return .column
+        case "row": return .row
+        default: return nil
+        }
+    }
+
+    /// A `th` heads its column when its whole row is headers, its row when its whole column is.
+    func scope(of cell: Element) -> TableHeaderScope {
+        if let scope = Self.explicitScope(of: cell) { return scope }
+        guard cell.isHTML, cell.localName == "th" else { return .none }
+        guard let origin = origins[cell.position] else { return .auto }
+        let isHeader = { (slot: Element?) -> Bool in slot?.localName == "th" }
+        if slots[origin.row].allSatisfy({ $0 == nil || isHeader($0) }) { return .column }
+        if slots.allSatisfy({ origin.column < $0.count && isHeader($0[origin.column]) }) { return .row }
+        return .auto
+    }
+}

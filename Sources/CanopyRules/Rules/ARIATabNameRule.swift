@@ -1,0 +1,47 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// A tab must say which panel it shows.
+public struct ARIATabNameRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "aria-tab-name",
+        impact: .serious,
+        tags: [
+            "cat.aria", "wcag2a", "wcag412", "TTv5", "TT5.c", "EN-301-549", "EN-9.4.1.2", "ACT", "RGAAv4",
+            "RGAA-7.1.1",
+        ],
+        description: "Checks that every ARIA tab has an accessible name",
+        help: "ARIA tabs need an accessible name",
+        howToFix: "Put the tab's label inside it (an icon alone is not enough), or give it an aria-label, aria-labelledby or title."
+    )
+
+    public let selector = try! SelectorList(#"[role="tab"]"#)
+
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        NamingChecks(page).hasNoNativeNamingMethod(element)
+    }
+
+    /// Content, aria-label, aria-labelledby or title: together, the accessible name.
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        if NamingChecks(page).hasName(element) { return .pass }
+        return .violation("The tab has no text, aria-label, aria-labelledby that gives text, or title.")
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<div role="tablist"><span role="tab" tabindex="0">Overview <i class="icon"></i></span></div>"#,
+            #"<div role="tablist"><div role="tab" aria-label="Overview"></div></div>"#,
+            #"<div role="tablist"><div role="tab" title="Overview"></div></div>"#,
+        ],
+        violating: [
+            #"<div role="tablist"><span role="tab" tabindex="0"><i class="icon"></i></span></div>"#,
+            #"<div role="tablist"><div role="tab" aria-labelledby="missing"></div></div>"#,
+        ],
+        inapplicable: [
+            #"<div role="tablist"><button role="tab"></button></div>"#,
+            #"<div role="tablist"><div role="tab" hidden></div></div>"#,
+        ]
+    )
+}

@@ -1,0 +1,74 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// Frames need a name so that screen reader users can tell what each one holds before entering it.
+public struct FrameTitleRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "frame-title",
+        impact: .serious,
+        tags: [
+            "cat.text-alternatives", "wcag2a", "wcag412", "section508", "section508.22.i", "TTv5", "TT12.d",
+            "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-2.1.1",
+        ],
+        description: "Checks that every <iframe> and <frame> has an accessible name",
+        help: "Frames need an accessible name",
+        howToFix: "Give the frame a title (or aria-label/aria-labelledby) that says what it contains; for a purely decorative frame, use role=\"presentation\" without a title."
+    )
+
+    public let selector = try! SelectorList("frame, iframe")
+
+    /// Frames taken out of the tab order (negative tabindex) are not reached, so not checked.
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        guard let tabIndex = JavaScriptInteger.parse(element.attribute("tabindex")) else { return true }
+        return tabIndex >= 0
+    }
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        let checks = NamingChecks(page)
+        if checks.hasARIALabelOrTitle(element) || checks.isPresentational(element) { return .pass }
+        if let role = page.accessibility.explicitRole(of: element), role == "none" || role == "presentation" {
+            return .violation(
+                "The frame has role=\"\(role)\" but a title attribute, focus or global ARIA attributes keep it announced; it needs a name."
+            )
+        }
+        return .violation("The frame has no non-empty title, aria-label, or aria-labelledby that gives text.")
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<iframe src="map.html" title="Store locations map"></iframe>"#,
+            #"<iframe src="map.html" aria-label="Store locations map"></iframe>"#,
+            #"<iframe src="ad.html" role="presentation"></iframe>"#,
+        ],
+        violating: [
+            #"<iframe src="map.html"></iframe>"#,
+            #"<iframe src="map.html" title=" "></iframe>"#,
+            #"<iframe src="ad.html" role="none" title=""></iframe>"#,
+            #"<iframe src="ad.html" role="none" aria-live="polite"></iframe>"#,
+            #"<iframe src="ad.html" role="presentation" tabindex="0"></iframe>"#,
+        ],
+        inapplicable: [
+            #"<iframe src="map.html" tabindex="-1"></iframe>"#,
+            #"<iframe src="map.html" hidden></iframe>"#,
+        ]
+    )
+}
+
+/// Integers read the way JavaScript's `parseInt(text, 10)` reads them: leading whitespace, an
+/// optional sign and the leading digits; nil when there are no digits.
+enum JavaScriptInteger {
+    static func parse(_ text: String?) -> Int? {
+        guard let text else { return nil }
+        var rest = text.drop { $0.isWhitespace }
+        var sign = 1
+        if let first = rest.first, first == "-" || first == "+" {
+            if first == "-" { sign = -1 }
+            rest = rest.dropFirst()
+        }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        return Int(digits.prefix(18)).map { $0 * sign }
+    }
+}
