@@ -97,17 +97,28 @@ public enum ARIAAttributes {
             ARIAAttribute("aria-colindex", .integer, minimum: 1),
             ARIAAttribute("aria-colspan", .integer, minimum: 1),
             ARIAAttribute("aria-controls", .idReferenceList, global: true, allowsEmpty: true),
-            ARIAAttribute("aria-current", .token, values: ["page", "step", "location", "date", "time", "true", "false"], global: true, allowsEmpty: true),
+            ARIAAttribute(
+                "aria-current", .token, values: ["page", "step", "location", "date", "time", "true", "false"],
+                global: true, allowsEmpty: true
+            ),
             ARIAAttribute("aria-describedby", .idReferenceList, global: true, allowsEmpty: true),
             ARIAAttribute("aria-description", .string, global: true, allowsEmpty: true),
             ARIAAttribute("aria-details", .idReference, global: true, allowsEmpty: true),
             ARIAAttribute("aria-disabled", .boolean, global: true),
-            ARIAAttribute("aria-dropeffect", .tokenList, values: ["copy", "execute", "link", "move", "none", "popup"], global: true, deprecated: true),
+            ARIAAttribute(
+                "aria-dropeffect", .tokenList, values: ["copy", "execute", "link", "move", "none", "popup"],
+                global: true, deprecated: true
+            ),
             ARIAAttribute("aria-errormessage", .idReference, global: true, allowsEmpty: true),
             ARIAAttribute("aria-expanded", .token, values: ["true", "false", "undefined"]),
             ARIAAttribute("aria-flowto", .idReferenceList, global: true, allowsEmpty: true),
-            ARIAAttribute("aria-grabbed", .token, values: ["true", "false", "undefined"], global: true, deprecated: true),
-            ARIAAttribute("aria-haspopup", .token, values: ["true", "false", "menu", "listbox", "tree", "grid", "dialog"], global: true, allowsEmpty: true),
+            ARIAAttribute(
+                "aria-grabbed", .token, values: ["true", "false", "undefined"], global: true, deprecated: true
+            ),
+            ARIAAttribute(
+                "aria-haspopup", .token, values: ["true", "false", "menu", "listbox", "tree", "grid", "dialog"],
+                global: true, allowsEmpty: true
+            ),
             ARIAAttribute("aria-hidden", .token, values: ["true", "false", "undefined"], global: true),
             ARIAAttribute("aria-invalid", .token, values: ["grammar", "false", "spelling", "true"], global: true),
             ARIAAttribute("aria-keyshortcuts", .string, global: true, allowsEmpty: true),
@@ -124,7 +135,9 @@ public enum ARIAAttributes {
             ARIAAttribute("aria-posinset", .integer, minimum: 1),
             ARIAAttribute("aria-pressed", .token, values: ["false", "mixed", "true", "undefined"]),
             ARIAAttribute("aria-readonly", .boolean),
-            ARIAAttribute("aria-relevant", .tokenList, values: ["additions", "all", "removals", "text"], global: true),
+            ARIAAttribute(
+                "aria-relevant", .tokenList, values: ["additions", "all", "removals", "text"], global: true
+            ),
             ARIAAttribute("aria-required", .boolean),
             ARIAAttribute("aria-roledescription", .string, global: true, allowsEmpty: true),
             ARIAAttribute("aria-rowcount", .integer, minimum: -1),

@@ -97,9 +97,10 @@ public final class AccessibilityModel {
 
     /// Whether the element can receive focus (by keyboard or script), as static HTML tells:
     /// natively focusable and enabled, or with a `tabindex` that parses as an integer; never when
-    /// not rendered or inert.
+    /// hidden for everyone (unrendered or `visibility:hidden`; `<area>` excepted, as in axe) or inert.
     public func isFocusable(_ element: Element) -> Bool {
-        if isNotRendered(element) || inert[element.position] { return false }
+        if inert[element.position] { return false }
+        if element.localName != "area" && (isNotRendered(element) || isVisibilityHidden(element)) { return false }
         if Focusability.isDisabled(element) { return false }
         if tabIndex(of: element) != nil { return true }
         return Focusability.isNativelyFocusable(element)

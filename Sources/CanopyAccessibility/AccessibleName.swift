@@ -4,8 +4,9 @@ import CanopyHTML
 /// with axe: `aria-labelledby`, `aria-label`, the host language's native text alternative, the value
 /// of embedded controls, name from content, then `title`.
 ///
-/// One computation walks one start element; `processed` is shared by every recursion it makes so
-/// that an element reached twice (label cycles, `aria-owns` loops) contributes text only once.
+/// One computation walks one start element; `processed` is shared by its recursions so that an
+/// element reached twice (label cycles, `aria-owns` loops) contributes text only once. Each
+/// `aria-labelledby` reference starts with a fresh record, as in axe, so `"a a"` repeats a's text.
 struct NameComputation {
     let model: AccessibilityModel
     let start: Element

@@ -1,36 +1,32 @@
 import CanopyHTML
 
+/// Focus facts from markup alone, as axe-core decides them (its isFocusable/isNativelyFocusable).
 enum Focusability {
-    /// Form controls that the `disabled` attribute (or a disabled fieldset) takes out of focus order.
-    private static let disableable: Set<String> = ["button", "input", "select", "textarea", "optgroup", "option", "fieldset"]
+    /// Elements the `disabled` attribute (or a disabled fieldset) takes out of focus order.
+    private static let disableable: Set<String> = [
+        "button", "command", "fieldset", "keygen", "optgroup", "option", "select", "textarea", "input",
+    ]
 
     static func isDisabled(_ element: Element) -> Bool {
-        guard element.isHTML, disableable.contains(element.localName) else { return false }
-        if element.hasAttribute("disabled") { return true }
-        // A disabled fieldset disables its controls, except those inside its first legend.
-        for ancestor in element.ancestors where ancestor.localName == "fieldset" && ancestor.hasAttribute("disabled") {
-            let firstLegend = ancestor.children.first { $0.localName == "legend" }
-            if let firstLegend, element.isDescendant(of: firstLegend) { continue }
-            return true
+        if element.isHTML, disableable.contains(element.localName), element.hasAttribute("disabled") { return true }
+        // A disabled fieldset disables what it contains, except inside a legend (axe stops at any legend).
+        for ancestor in element.ancestors {
+            if ancestor.localName == "legend" { return false }
+            if ancestor.localName == "fieldset" && ancestor.hasAttribute("disabled") { return true }
         }
         return false
     }
 
+    /// Focusable without `tabindex`: links and areas with `href`, form controls (not hidden
+    /// inputs), `summary`, and a `details` without a summary. Editable regions, iframes and media
+    /// are left out, as axe-core leaves them out.
     static func isNativelyFocusable(_ element: Element) -> Bool {
-        guard element.isHTML else { return element.localName == "a" && element.hasAttribute("href") }
         switch element.localName {
         case "a", "area": return element.hasAttribute("href")
-        case "button", "select", "textarea", "iframe", "embed": return true
-        case "input": return element.attribute("type")?.lowercased() != "hidden"
-        case "audio", "video": return element.hasAttribute("controls")
-        case "summary":
-            guard let details = element.parent, details.localName == "details" else { return false }
-            return details.children.first { $0.localName == "summary" } == element
-        default:
-            if let editable = element.attribute("contenteditable")?.lowercased() {
-                return editable == "" || editable == "true" || editable == "plaintext-only"
-            }
-            return false
+        case "input": return NativeNaming.inputType(of: element) != "hidden"
+        case "textarea", "select", "summary", "button": return true
+        case "details": return !element.descendants.contains { $0.localName == "summary" }
+        default: return false
         }
     }
 }

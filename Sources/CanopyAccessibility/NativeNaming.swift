@@ -114,7 +114,7 @@ enum NativeNaming {
     }
 
     private static let phrasing: Set<String> = [
-        "a", "abbr", "audio", "b", "bdi", "bdo", "br", "button", "canvas", "cite", "code", "data", "datalist",
+        "a", "abbr", "area", "audio", "b", "bdi", "bdo", "br", "button", "canvas", "cite", "code", "data", "datalist",
         "del", "dfn", "em", "embed", "i", "iframe", "ins", "kbd", "label", "link", "map", "mark", "math",
         "meter", "noscript", "object", "output", "picture", "progress", "q", "ruby", "s", "samp", "script",
         "select", "slot", "small", "span", "strong", "sub", "sup", "svg", "template", "textarea", "time", "u",

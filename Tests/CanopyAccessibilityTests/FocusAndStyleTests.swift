@@ -13,6 +13,7 @@ struct FocusAndStyleTests {
             <button id=b>b</button><button id=neg tabindex=-1>b</button><div id=zero tabindex=0>d</div>
             <div id=junk tabindex='1abc'>d</div><div inert><a id=inert href=x>x</a></div>
             <div id=plain>d</div><span id=ce contenteditable=true>e</span>
+            <summary id=sum>s</summary><details id=det>x</details><details id=detsum><summary>s</summary></details>
             """)
         func element(_ id: String) throws -> Element { try #require(document.element(withID: id)) }
         #expect(model.isTabbable(try element("b")))
@@ -23,7 +24,10 @@ struct FocusAndStyleTests {
         let inert = try element("inert")
         #expect(!model.isFocusable(inert) && model.isInert(inert))
         #expect(!model.isFocusable(try element("plain")))
-        #expect(model.isTabbable(try element("ce")))
+        #expect(!model.isFocusable(try element("ce")))  // axe-core ignores contenteditable
+        #expect(model.isFocusable(try element("sum")))
+        #expect(model.isFocusable(try element("det")))
+        #expect(!model.isFocusable(try element("detsum")))
     }
 
     @Test func pageStyleRulesHideElements() throws {

@@ -1,4 +1,5 @@
 import CanopyHTML
+import CanopyTestSupport
 import Foundation
 import Testing
 

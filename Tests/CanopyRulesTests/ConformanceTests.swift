@@ -1,5 +1,6 @@
 import CanopyHTML
 import CanopyRules
+import CanopyTestSupport
 import Foundation
 import Testing
 

@@ -37,8 +37,15 @@ public struct TargetSelectorGenerator: Sendable {
     /// Not thread-safe: use one session per thread, or `selectors(for:)`.
     public final class Session {
         public let document: Document
-        /// Element nodes that each feature matches, over the whole document.
-        private let documentMatches: [FeatureKey: [Int32]]
+        /// Element nodes that each feature matches, over the whole document: one pass over the
+        /// page, made on the first selector that needs it (`html`, `head` and `body` do not).
+        private lazy var documentMatches: [FeatureKey: [Int32]] = {
+            var matches: [FeatureKey: [Int32]] = [:]
+            for element in document.elements {
+                for key in Self.ownFeatureKeys(of: element) { matches[key, default: []].append(Int32(element.node)) }
+            }
+            return matches
+        }()
         /// Per parent node: how many children each feature matches.
         private var childFeatureCounts: [Int: [FeatureKey: Int]] = [:]
         /// Per node: its document-unique piece, if any (ancestors are asked again for every descendant).
@@ -50,11 +57,6 @@ public struct TargetSelectorGenerator: Sendable {
 
         public init(document: Document) {
             self.document = document
-            var matches: [FeatureKey: [Int32]] = [:]
-            for element in document.elements {
-                for key in Self.ownFeatureKeys(of: element) { matches[key, default: []].append(Int32(element.node)) }
-            }
-            documentMatches = matches
         }
 
         /// A selector that matches `element`, and nothing else, in the session's document.
@@ -290,8 +292,12 @@ public struct TargetSelectorGenerator: Sendable {
             let isUnique = { (piece: Piece) in self.documentCount(of: piece) == 1 }
             let shortestUnique = { (pieces: [Piece]) in pieces.filter(isUnique).min { $0.text.count < $1.text.count } }
             let tag = tagPiece(for: element)
-            if element.isHTML, ["html", "head", "body"].contains(element.localName), isUnique(tag) { return tag }
-            if let id = element.attribute("id"), !id.isEmpty, case let piece = idPiece(id), isUnique(piece) { return piece }
+            // The root and its head and body are unique by tree construction: no counting needed.
+            if element.isHTML, ["html", "head", "body"].contains(element.localName), element.parent?.parent == nil {
+                return tag
+            }
+            // The document's id index answers for ids without the page-wide counts.
+            if let id = element.attribute("id"), !id.isEmpty, document.elements(withID: id).count == 1 { return idPiece(id) }
             // Classes and specific attributes before tags: they survive the insertion of another
             // element of the same kind elsewhere (a second <form>, a banner with an <h1>).
             let specificCount = Self.specificAttributes.count
