@@ -28,7 +28,7 @@ public enum RuleCatalog {
         SummaryNameRule(),
         SVGImgAltRule(),
         ValidLangRule(),
-    ]
+    ] + ariaValidityRules + structureRules + landmarkRules
 
     public static func rule(withID id: String) -> (any Rule)? {
         all.first { $0.metadata.id == id }

@@ -1,0 +1,5 @@
+extension RuleCatalog {
+    /// ARIA validity: roles, attributes and their values, required context and children, aria-hidden.
+    static let ariaValidityRules: [any Rule] = [
+    ]
+}

@@ -1,0 +1,5 @@
+extension RuleCatalog {
+    /// Page structure: landmarks and regions.
+    static let landmarkRules: [any Rule] = [
+    ]
+}

@@ -1,0 +1,5 @@
+extension RuleCatalog {
+    /// Structure and interaction: table headers, nested interactive controls, autocomplete, tabindex, headings, redundant alt.
+    static let structureRules: [any Rule] = [
+    ]
+}
