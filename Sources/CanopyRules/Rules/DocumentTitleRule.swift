@@ -38,6 +38,9 @@ public struct DocumentTitleRule: Rule {
             #"<!DOCTYPE html><html lang="en"><head></head><body><p>No title</p></body></html>"#,
             #"<!DOCTYPE html><html><head><title>   </title></head><body></body></html>"#,
             #"<!DOCTYPE html><html><head><title></title></head><body></body></html>"#,
+            #"<!DOCTYPE html><html><head><title>&nbsp;</title></head><body></body></html>"#,
+            // An SVG <title> names the drawing, not the page.
+            #"<!DOCTYPE html><html><head></head><body><svg><title>Sales chart</title></svg></body></html>"#,
         ]
     )
 }

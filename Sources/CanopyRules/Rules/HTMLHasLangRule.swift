@@ -41,6 +41,8 @@ public struct HTMLHasLangRule: Rule {
             #"<!DOCTYPE html><html lang=""><body></body></html>"#,
             #"<!DOCTYPE html><html lang="  "><body></body></html>"#,
             #"<!DOCTYPE html><html xml:lang="en"><body></body></html>"#,
+            // The language must be on the root element: <body lang> does not cover the page.
+            #"<!DOCTYPE html><html><body lang="en"><p>Hello</p></body></html>"#,
         ]
     )
 }
