@@ -42,7 +42,7 @@ struct CommandLineTests {
 
     @Test func exitCodesFollowTheInterface() throws {
         let server = try TestHTTPServer.routes([
-            "/ok.html": .html("<!DOCTYPE html><html lang=en><head><title>OK</title></head><body><img src=a alt=A></body></html>"),
+            "/ok.html": .html("<!DOCTYPE html><html lang=en><head><title>OK</title></head><body><main><h1>OK</h1><img src=a alt=A></main></body></html>"),
             "/bad.html": .html("<!DOCTYPE html><html><head><title>Bad</title></head><body><img src=a></body></html>"),
         ])
         defer { server.stop() }

@@ -10,7 +10,7 @@ struct PageCheckTests {
         <main><img id="hero" src="hero.jpg" alt="Our shop"><div class="vendor"><img id="ad" src="ad.gif"></div></main></body></html>
         """
     static let passingPage = """
-        <!DOCTYPE html><html lang="en"><head><title>Shop</title></head><body><img src="a.png" alt="A"></body></html>
+        <!DOCTYPE html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><img src="a.png" alt="A"></main></body></html>
         """
 
     func temporaryFile(_ contents: String) throws -> String {

@@ -34,6 +34,33 @@ rules:
   - dlitem
   - meta-refresh
   - meta-viewport
+  - aria-allowed-attr
+  - aria-conditional-attr
+  - aria-prohibited-attr
+  - aria-required-attr
+  - aria-required-children
+  - aria-required-parent
+  - aria-roles
+  - aria-deprecated-role
+  - aria-valid-attr
+  - aria-valid-attr-value
+  - aria-hidden-body
+  - aria-hidden-focus
+  - td-headers-attr
+  - nested-interactive
+  - autocomplete-valid
+  - tabindex
+  - landmark-one-main
+  - region
+  - page-has-heading-one
+  - heading-order
+  - empty-heading
+  - landmark-unique
+  - landmark-no-duplicate-main
+  - landmark-no-duplicate-banner
+  - landmark-no-duplicate-contentinfo
+  - landmark-main-is-top-level
+  - image-redundant-alt
 
 """
 }

@@ -1,0 +1,47 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// Every `aria-*` attribute must be one that WAI-ARIA defines: a misspelt name is silently
+/// ignored by browsers, so the state or property it was meant to convey never reaches users.
+public struct ARIAValidAttrRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "aria-valid-attr",
+        impact: .critical,
+        tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
+        description: "Checks that attributes whose names start with aria- are attributes WAI-ARIA defines",
+        help: "ARIA attribute names must be valid",
+        howToFix: "Correct the spelling of the attribute, or remove it if WAI-ARIA has no such state or property."
+    )
+
+    public let selector = try! SelectorList("*")
+
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        element.attributes.contains { ARIAValidity.isARIAName($0.name) }
+    }
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        let unknown = element.attributes.map(\.name).filter {
+            ARIAValidity.isARIAName($0) && ARIAAttributes.attribute(named: $0.lowercased()) == nil
+        }
+        if unknown.isEmpty { return .pass }
+        return .violation("WAI-ARIA defines no attribute named \(ARIAValidity.list(unknown)).")
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<div role="checkbox" aria-checked="true">Agree</div>"#,
+            #"<button aria-describedby="hint">Save</button><p id="hint">Saves a draft</p>"#,
+            #"<span aria-hidden="false">Visible</span>"#,
+        ],
+        violating: [
+            #"<div role="checkbox" aria-chekced="true">Agree</div>"#,
+            #"<button aria-labeledby="x">Save</button>"#,
+        ],
+        inapplicable: [
+            #"<div role="button">No aria attributes</div>"#,
+            #"<div hidden aria-foo="bar"></div>"#,
+        ]
+    )
+}

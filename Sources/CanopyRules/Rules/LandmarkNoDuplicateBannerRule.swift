@@ -1,0 +1,55 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// A page has one banner landmark (the site header); a second one makes the page's structure confusing to navigate.
+///
+/// The check is page-wide: as in axe-core, the result is reported on the first candidate
+/// (`<header>` without role, or role=banner) only. A `<header>` inside article, aside, main, nav or
+/// section is not a banner landmark, so it is not counted.
+public struct LandmarkNoDuplicateBannerRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "landmark-no-duplicate-banner",
+        impact: .moderate,
+        tags: ["cat.semantics", "best-practice"],
+        description: "Checks that the page has at most one banner landmark",
+        help: "Pages should not have more than one banner landmark",
+        howToFix: "Keep one page-wide <header> (or role=\"banner\"); put other <header> elements inside the article or section they belong to, or drop role=\"banner\" from them."
+    )
+
+    public let selector = try! SelectorList(#"header:not([role]), [role="banner"]"#)
+
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        Landmarks.isFirstReachable(element, of: selector, on: page)
+    }
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        let model = page.accessibility
+        let landmarks = Landmarks.reachable(selector, on: page).filter { model.role(of: $0, options: .axeDefault) == "banner" }
+        return landmarks.count <= 1 ? .pass : .violation("The page has \(landmarks.count) banner landmarks; it should have at most one.")
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<header>Tea Garden</header><main><p>Menu</p></main>"#,
+            // Headers of articles and sections are not banners.
+            #"<header>Tea Garden</header><main><article><header>Green tea</header></article><section><header>Black tea</header></section></main>"#,
+            #"<header>Tea Garden</header><header hidden>Old banner</header>"#,
+            #"<div role="banner">Tea Garden</div><aside><header>Related</header></aside>"#,
+            // The first candidate carries the page-wide result even when it is not a banner itself.
+            #"<nav><header>Links</header></nav><header>Tea Garden</header>"#,
+        ],
+        violating: [
+            #"<header>Tea Garden</header><header>Second banner</header>"#,
+            #"<header>Tea Garden</header><div role="banner">Second banner</div>"#,
+            // An explicit role=banner counts wherever it is.
+            #"<header>Tea Garden</header><article><div role="banner">Story banner</div></article>"#,
+        ],
+        inapplicable: [
+            #"<div>Tea Garden</div>"#,
+            #"<header role="navigation"><a href="/">Home</a></header>"#,
+            #"<header aria-hidden="true">Tea Garden</header>"#,
+        ]
+    )
+}

@@ -1,0 +1,99 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// Screen readers list landmarks by role and name; two landmarks with the same role and the same
+/// name (or both unnamed) cannot be told apart in that list.
+///
+/// As in axe-core, only the first landmark of each indistinguishable group is reported (as the
+/// violation); later ones with the same role and name are left out of the results.
+public struct LandmarkUniqueRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "landmark-unique",
+        impact: .moderate,
+        tags: ["cat.semantics", "best-practice"],
+        description: "Checks that landmarks with the same role have different accessible names",
+        help: "Landmarks should be told apart by their role or by their accessible name",
+        howToFix: "Give landmarks that share a role distinct names with aria-label or aria-labelledby (e.g. \"Main menu\" and \"Footer links\"), or merge them."
+    )
+
+    public let selector = try! SelectorList(
+        "[role=banner], [role=complementary], [role=contentinfo], [role=main], [role=navigation], [role=region], [role=search], [role=form], form, footer, header, aside, main, nav, section"
+    )
+
+    /// Ancestors that make a `<header>`/`<footer>` belong to a part of the page rather than to it.
+    private let sectioningAncestors = try! SelectorList("article, aside, main, nav, section")
+
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        guard let identity = identity(of: element, on: page) else { return false }
+        // Later members of an indistinguishable group are dropped: the first one carries the result.
+        for earlier in page.document.querySelectorAll(selector) {
+            if earlier == element { return true }
+            if !page.accessibility.isHiddenFromAssistiveTechnology(earlier), self.identity(of: earlier, on: page) == identity {
+                return false
+            }
+        }
+        return true
+    }
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        guard let identity = identity(of: element, on: page) else { return .pass }
+        let twins = page.document.querySelectorAll(selector).filter { other in
+            other != element && !page.accessibility.isHiddenFromAssistiveTechnology(other)
+                && self.identity(of: other, on: page) == identity
+        }
+        guard !twins.isEmpty else { return .pass }
+        let named = identity.name.map { "the name \"\($0)\"" } ?? "no name"
+        return .violation("\(twins.count + 1) \(identity.role) landmarks have \(named), so they cannot be told apart.")
+    }
+
+    /// The role and lowercased name a landmark is listed under, or nil when the element is not a
+    /// landmark as axe counts them (a header/footer in sectioning content, an unnamed section or form).
+    private func identity(of element: Element, on page: PageContext) -> LandmarkIdentity? {
+        let model = page.accessibility
+        guard let role = model.role(of: element, options: .axeDefault) else { return nil }
+        let name = model.accessibleName(of: element).lowercased()
+        if element.isHTML {
+            switch element.localName {
+            case "header", "footer":
+                if element.parent?.closest(sectioningAncestors) != nil { return nil }
+                return LandmarkIdentity(role: role, name: name.isEmpty ? nil : name)
+            case "section", "form":
+                if name.isEmpty { return nil }
+                return LandmarkIdentity(role: role, name: name)
+            default: break
+            }
+        }
+        guard Landmarks.roleNames.contains(role) else { return nil }
+        return LandmarkIdentity(role: role, name: name.isEmpty ? nil : name)
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<header>Tea Garden</header><nav aria-label="Main">Links</nav><main>Menu</main><nav aria-label="Footer">Links</nav><footer>©</footer>"#,
+            #"<div id="a">Teas</div><div id="b">Cups</div><section aria-labelledby="a">…</section><section aria-labelledby="b">…</section>"#,
+            // Names are compared without case only when they differ in more than case.
+            #"<aside aria-label="Related teas">…</aside><aside aria-label="Related cups">…</aside>"#,
+            // A hidden twin is not listed by screen readers.
+            #"<nav>Links</nav><nav hidden>Old links</nav>"#,
+        ],
+        violating: [
+            #"<nav>Links</nav><nav>More links</nav>"#,
+            #"<nav aria-label="Menu">Links</nav><div role="navigation" aria-label="MENU">More links</div>"#,
+            #"<form aria-label="Search">…</form><form aria-label="search">…</form>"#,
+            #"<header>Tea Garden</header><header>Again</header>"#,
+        ],
+        inapplicable: [
+            #"<section>No name</section><section>No name</section><form>No name</form>"#,
+            #"<article><header>Story</header><footer>Posted</footer></article>"#,
+            #"<div>Plain</div>"#,
+        ]
+    )
+}
+
+/// How a screen reader lists a landmark: by role and (case-insensitive) name.
+struct LandmarkIdentity: Hashable {
+    let role: String
+    let name: String?
+}

@@ -1,0 +1,52 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// Screen reader users move through a page by its landmarks; content outside every landmark is
+/// easy to miss when navigating that way.
+///
+/// Every element of the body gets a result: it fails when it is the outermost element of a run
+/// of content that no landmark contains (see `RegionScan`), and passes otherwise. Live regions,
+/// dialogs, buttons, SVG drawings, frames and skip links need no landmark around them.
+public struct RegionRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "region",
+        impact: .moderate,
+        tags: ["cat.keyboard", "best-practice", "RGAAv4", "RGAA-9.2.1"],
+        description: "Checks that all content of the page is inside a landmark",
+        help: "Page content should be inside landmarks",
+        howToFix: "Put the content in the landmark it belongs to: <header>, <nav>, <main>, <aside> or <footer> (or a role such as role=\"region\" with a name)."
+    )
+
+    public let selector = try! SelectorList("body *")
+
+    /// The walk covers the whole body, so its result is kept per page.
+    private let cache = RegionlessCache()
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        guard cache.regionlessPositions(on: page).contains(element.position) else { return .pass }
+        return .violation("This content is not inside any landmark, so people who navigate by landmarks may miss it.")
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<header><h1>Tea Garden</h1></header><nav><a href="/menu">Menu</a></nav><main><p>Welcome</p></main><footer>©</footer>"#,
+            // A skip link before the first link to another page needs no landmark.
+            ##"<a href="#content">Skip to content</a><main id="content"><p>Welcome</p></main>"##,
+            // Live regions, dialogs and empty or hidden elements are fine outside landmarks.
+            #"<div role="status">Saved</div><div aria-live="polite">3 new</div><dialog open>Confirm?</dialog><div></div><p hidden>Old</p><main>Welcome</main>"#,
+            #"<div class="wrapper"><div class="inner"><main><p>Welcome</p></main></div></div><script>var x = 1;</script>"#,
+            #"<iframe src="ad.html" title="Ad"></iframe><main>Welcome</main>"#,
+        ],
+        violating: [
+            // Each element here is outside every landmark and is the outermost one of its run.
+            #"<p>Loose paragraph</p>"#,
+            // An unnamed section is no landmark.
+            #"<section>Specials</section>"#,
+            // A same-page link to a missing target is no skip link.
+            ##"<a href="#nowhere">Skip</a>"##,
+            #"<input type="search" aria-label="Search teas">"#,
+        ]
+    )
+}
