@@ -55,8 +55,20 @@ public final class PageContext {
     public let document: Document
     public let accessibility: AccessibilityModel
 
+    /// Page-wide results a rule computes once and reads for each element (e.g. region's walk
+    /// of the body). Per audit, so nothing is shared between pages or threads.
+    private var memos: [String: Any] = [:]
+
     public init(document: Document) {
         self.document = document
         self.accessibility = AccessibilityModel(document: document)
+    }
+
+    /// The value stored under `key` for this page, computed by `compute` the first time.
+    public func memo<Value>(_ key: String, _ compute: () -> Value) -> Value {
+        if let known = memos[key] as? Value { return known }
+        let value = compute()
+        memos[key] = value
+        return value
     }
 }

@@ -21,11 +21,10 @@ public struct RegionRule: Rule {
 
     public let selector = try! SelectorList("body *")
 
-    /// The walk covers the whole body, so its result is kept per page.
-    private let cache = RegionlessCache()
-
+    /// The walk covers the whole body, so it runs once per page and each element reads its result.
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        guard cache.regionlessPositions(on: page).contains(element.position) else { return .pass }
+        let regionless = page.memo("region.regionless") { RegionScan(page: page).regionlessPositions() }
+        guard regionless.contains(element.position) else { return .pass }
         return .violation("This content is not inside any landmark, so people who navigate by landmarks may miss it.")
     }
 

@@ -97,27 +97,3 @@ struct RegionScan {
             || page.document.elements.contains { $0.attribute("name") == target }
     }
 }
-
-/// The last pages' region results, so that the walk runs once per page rather than once per
-/// element (the rule applies to every element of the body). Pages are held weakly and compared
-/// by identity; a lock guards the entries because audits may run on several threads.
-final class RegionlessCache: @unchecked Sendable {
-    private struct Entry {
-        weak var document: Document?
-        let positions: Set<Int>
-    }
-    private let lock = NSLock()
-    private var entries: [Entry] = []
-    private let capacity = 4
-
-    func regionlessPositions(on page: PageContext) -> Set<Int> {
-        if let known = lock.withLock({ entries.first { $0.document === page.document }?.positions }) { return known }
-        let positions = RegionScan(page: page).regionlessPositions()
-        lock.withLock {
-            entries.removeAll { $0.document == nil }
-            if entries.count >= capacity { entries.removeFirst() }
-            entries.append(Entry(document: page.document, positions: positions))
-        }
-        return positions
-    }
-}
