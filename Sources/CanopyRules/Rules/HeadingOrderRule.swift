@@ -31,12 +31,13 @@ public struct HeadingOrderRule: Rule {
         let headings = StructureHeadings(page)
         let model = page.accessibility
         guard let level = headings.outlineLevel(of: element) else { return .pass }
-        var previous: Element?
-        for entry in page.document.querySelectorAll(outlineEntries) where !model.isHiddenFromAssistiveTechnology(entry) {
-            if entry == element { break }
-            previous = entry
+        // The page's visible outline entries, listed once per page rather than once per heading.
+        let entries = page.memo("heading-order.entries") {
+            page.document.querySelectorAll(outlineEntries).filter { !model.isHiddenFromAssistiveTechnology($0) }.map(\.position)
         }
-        guard let previous else { return .pass }  // The first heading may have any level.
+        let index = entries.firstIndex(of: element.position) ?? entries.firstIndex { $0 > element.position } ?? entries.count
+        guard index > 0 else { return .pass }  // The first heading may have any level.
+        let previous = page.document.element(atPosition: entries[index - 1])
         if previous.isHTML && (previous.localName == "iframe" || previous.localName == "frame") {
             return .incomplete("The heading follows a frame; the level of the frame's last heading, which static HTML does not show, decides whether a level is skipped.")
         }

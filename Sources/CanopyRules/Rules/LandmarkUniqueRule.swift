@@ -28,24 +28,29 @@ public struct LandmarkUniqueRule: Rule {
     public func applies(to element: Element, on page: PageContext) -> Bool {
         guard let identity = identity(of: element, on: page) else { return false }
         // Later members of an indistinguishable group are dropped: the first one carries the result.
-        for earlier in page.document.querySelectorAll(selector) {
-            if earlier == element { return true }
-            if !page.accessibility.isHiddenFromAssistiveTechnology(earlier), self.identity(of: earlier, on: page) == identity {
-                return false
-            }
-        }
-        return true
+        let members = groups(on: page)[identity] ?? []
+        return !members.contains { $0 < element.position }
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         guard let identity = identity(of: element, on: page) else { return .pass }
-        let twins = page.document.querySelectorAll(selector).filter { other in
-            other != element && !page.accessibility.isHiddenFromAssistiveTechnology(other)
-                && self.identity(of: other, on: page) == identity
-        }
+        let twins = (groups(on: page)[identity] ?? []).filter { $0 != element.position }
         guard !twins.isEmpty else { return .pass }
         let named = identity.name.map { "the name \"\($0)\"" } ?? "no name"
         return .violation("\(twins.count + 1) \(identity.role) landmarks have \(named), so they cannot be told apart.")
+    }
+
+    /// The visible landmarks of the page by identity (positions in document order), computed
+    /// once per page: comparing each landmark with every other one again would be quadratic.
+    private func groups(on page: PageContext) -> [LandmarkIdentity: [Int]] {
+        page.memo("landmark-unique.groups") {
+            var groups: [LandmarkIdentity: [Int]] = [:]
+            for candidate in page.document.querySelectorAll(selector)
+            where !page.accessibility.isHiddenFromAssistiveTechnology(candidate) {
+                if let identity = identity(of: candidate, on: page) { groups[identity, default: []].append(candidate.position) }
+            }
+            return groups
+        }
     }
 
     /// The role and lowercased name a landmark is listed under, or nil when the element is not a
