@@ -79,7 +79,7 @@ public enum ARIAAttributes {
 
     /// Whether the element carries any global ARIA attribute (what overrides a presentational role).
     public static func hasGlobalAttribute(_ element: Element) -> Bool {
-        element.attributes.contains { globalNames.contains($0.name) }
+        element.attributeNames.contains { globalNames.contains($0) }
     }
 
     /// axe-core's aria-attrs table (as axe-core 4.12 ships it); `deprecated` marks what

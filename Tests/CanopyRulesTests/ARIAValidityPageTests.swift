@@ -5,22 +5,10 @@ import Testing
 /// Whole pages for the ARIA validity rules that axe-core has no fixtures for (aria-hidden-body),
 /// and page-level behaviour of the others: every applicable element's outcome, by id.
 struct ARIAValidityPageTests {
-    enum Outcome: Equatable { case pass, violation, incomplete }
+    typealias Outcome = RuleOutcome
 
-    /// The outcome of each element the rule applied to, by its id.
     static func outcomes(of ruleID: String, on html: String) throws -> [String: Outcome] {
-        let rule = try #require(RuleCatalog.rule(withID: ruleID))
-        let result = try #require(Auditor(rules: [rule]).audit(HTMLParser().parse(html: html)).rules.first)
-        var outcomes: [String: Outcome] = [:]
-        for node in result.nodes {
-            let id = try #require(node.element.id, "\(ruleID) applied to an element without id: \(node.html)")
-            switch node.outcome {
-            case .pass: outcomes[id] = .pass
-            case .violation: outcomes[id] = .violation
-            case .incomplete: outcomes[id] = .incomplete
-            }
-        }
-        return outcomes
+        try ruleOutcomes(of: ruleID, on: html)
     }
 
     static func page(bodyAttributes: String) -> String {

@@ -5,22 +5,10 @@ import Testing
 /// Whole pages for the structure rules whose outcome depends on the page as a whole
 /// (page-has-heading-one, heading-order), and the autocomplete grammar, token by token.
 struct StructurePageTests {
-    enum Outcome: Equatable { case pass, violation, incomplete }
+    typealias Outcome = RuleOutcome
 
-    /// The outcome of each element the rule applied to, by its id.
     static func outcomes(of ruleID: String, on html: String, scope: AuditScope = .wholeDocument) throws -> [String: Outcome] {
-        let rule = try #require(RuleCatalog.rule(withID: ruleID))
-        let result = try #require(Auditor(rules: [rule]).audit(HTMLParser().parse(html: html), scope: scope).rules.first)
-        var outcomes: [String: Outcome] = [:]
-        for node in result.nodes {
-            let id = try #require(node.element.id, "\(ruleID) applied to an element without id: \(node.html)")
-            switch node.outcome {
-            case .pass: outcomes[id] = .pass
-            case .violation: outcomes[id] = .violation
-            case .incomplete: outcomes[id] = .incomplete
-            }
-        }
-        return outcomes
+        try ruleOutcomes(of: ruleID, on: html, scope: scope)
     }
 
     static func page(_ body: String) -> String {

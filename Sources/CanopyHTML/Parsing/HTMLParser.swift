@@ -29,12 +29,17 @@ public struct HTMLParser: Sendable {
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
     )
 
-    private func parseUTF8(_ utf8: [UInt8], url: String?, encoding: String) -> Document {
-        let xmlDocument: htmlDocPtr? = utf8.withUnsafeBufferPointer { buffer in
+    /// libxml2's parse of UTF-8 bytes with Canopy's options, before any repair.
+    static func readWithLibXML2(_ utf8: [UInt8]) -> htmlDocPtr? {
+        utf8.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, "UTF-8", Self.libxml2Options)
+                htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, "UTF-8", libxml2Options)
             }
         }
+    }
+
+    private func parseUTF8(_ utf8: [UInt8], url: String?, encoding: String) -> Document {
+        let xmlDocument = Self.readWithLibXML2(utf8)
         // libxml2 returns nothing for empty input, where a browser still builds html/head/body.
         guard let xmlDocument = xmlDocument ?? htmlNewDocNoDtD(nil, nil) else {
             fatalError("libxml2 could not allocate a document")

@@ -7,12 +7,7 @@ public enum LibXML2Baseline {
     @discardableResult
     public static func parseAndFree(_ bytes: [UInt8]) -> Bool {
         LibXML2.initialize()
-        let document: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, "UTF-8", HTMLParser.libxml2Options)
-            }
-        }
-        guard let document else { return false }
+        guard let document = HTMLParser.readWithLibXML2(bytes) else { return false }
         xmlFreeDoc(document)
         return true
     }

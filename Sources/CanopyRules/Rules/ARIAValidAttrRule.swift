@@ -18,11 +18,11 @@ public struct ARIAValidAttrRule: Rule {
     public let selector = try! SelectorList("*")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        element.attributes.contains { ARIAValidity.isARIAName($0.name) }
+        element.attributeNames.contains { ARIAValidity.isARIAName($0) }
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        let unknown = element.attributes.map(\.name).filter {
+        let unknown = element.attributeNames.filter {
             ARIAValidity.isARIAName($0) && ARIAAttributes.attribute(named: $0.lowercased()) == nil
         }
         if unknown.isEmpty { return .pass }

@@ -18,7 +18,7 @@ public struct ARIAValidAttrValueRule: Rule {
     public let selector = try! SelectorList("*")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        element.attributes.contains { ARIAValidity.isARIAName($0.name) }
+        element.attributeNames.contains { ARIAValidity.isARIAName($0) }
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
