@@ -63,7 +63,7 @@ struct RuleSetOptionTests {
     @Test func defaultRunUsesTheDefaultSet() throws {
         let set = try PageCheck.ruleSet(at: nil)
         #expect(set.name == "default")
-        #expect(Set(set.ruleIDs) == Set(RuleCatalog.all.map(\.metadata.id)))
+        #expect(Set(set.ruleIDs) == Set(RuleCatalog.defaultRules.map(\.metadata.id)))
     }
 
     @Test func listingShowsTheSetWithOverriddenImpacts() throws {

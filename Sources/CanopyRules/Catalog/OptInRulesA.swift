@@ -1,0 +1,5 @@
+extension RuleCatalog {
+    /// Opt-in rules, part A.
+    static let optInRulesA: [any Rule] = [
+    ]
+}

@@ -1,0 +1,5 @@
+extension RuleCatalog {
+    /// Opt-in rules, part B.
+    static let optInRulesB: [any Rule] = [
+    ]
+}
