@@ -26,6 +26,16 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // HTML/DOM layer: parsing, browser-faithful tree repair, selectors, targets.
         .target(name: "CanopyHTML", dependencies: ["CLibXML2"]),
@@ -36,14 +46,19 @@ let package = Package(
             name: "CanopyRules",
             dependencies: ["CanopyHTML", "CanopyAccessibility", .product(name: "Yams", package: "Yams")]
         ),
-        // Fetching pages over HTTP(S) with libcurl.
-        .target(name: "CanopyCrawl", dependencies: ["CCurl"]),
+        // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
+        .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML"]),
+        // Run history: SQLite store, finding fingerprints, page types, components, trends.
+        .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyHTML", "CanopyAccessibility", "CanopyRules"]),
         // axe-shaped JSON and human-readable text output.
-        .target(name: "CanopyReports", dependencies: ["CanopyRules"]),
+        .target(name: "CanopyReports", dependencies: ["CanopyRules", "CanopyStore"]),
         // Use cases that tie the layers together (what `canopy check` does).
         .target(
             name: "CanopyKit",
-            dependencies: ["CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyReports"],
+            dependencies: [
+                "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyReports",
+                .product(name: "Yams", package: "Yams"),
+            ],
             resources: [.copy("Resources/sample.html")]
         ),
         .executableTarget(
@@ -65,7 +80,8 @@ let package = Package(
         .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
         .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport"]),
-        .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHTML", "CanopyRules"]),
         .testTarget(name: "CanopyKitTests", dependencies: ["CanopyKit", "CanopyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

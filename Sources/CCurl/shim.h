@@ -65,4 +65,9 @@ static inline CURLcode canopy_curl_getinfo_offt(CURL *handle, CURLINFO info, cur
     return curl_easy_getinfo(handle, info, value);
 }
 
+// curl_multi_setopt is variadic too.
+static inline CURLMcode canopy_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
 #endif

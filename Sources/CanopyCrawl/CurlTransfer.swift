@@ -1,8 +1,8 @@
 import CCurl
 
-/// One fetch on one curl easy handle. It lives on the calling thread only:
-/// curl_easy_perform runs the callbacks synchronously on that thread, so the
-/// state they fill in needs no locking.
+/// One fetch on one curl easy handle. It lives on one thread only (the caller's
+/// for `perform`, the event loop's in a multi handle): libcurl runs the callbacks
+/// on the thread that drives the transfer, so the state they fill in needs no locking.
 final class CurlTransfer {
     /// Status line and headers of one response, with the URL it answered.
     private struct ResponseHead {
@@ -14,8 +14,9 @@ final class CurlTransfer {
         var isRedirect: Bool { (300..<400).contains(status) }
     }
 
-    private let request: FetchRequest
-    private let handle: UnsafeMutableRawPointer
+    let request: FetchRequest
+    /// The easy handle, for adding to a multi handle.
+    let handle: UnsafeMutableRawPointer
     private var customHeaders: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes a detailed message here when a transfer fails.
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -50,7 +51,11 @@ final class CurlTransfer {
         // The callbacks reach this object through an unretained pointer; the
         // method's own reference keeps it alive until curl_easy_perform returns.
         let code = withExtendedLifetime(self) { curl_easy_perform(handle) }
-        let elapsed = Self.seconds(clock.now - start)
+        return try complete(code: code, elapsed: Self.seconds(clock.now - start))
+    }
+
+    /// The outcome of the transfer once libcurl reports it done with `code`.
+    func complete(code: CURLcode, elapsed: Double) throws(FetchError) -> FetchResponse {
         guard code == CURLE_OK else { throw error(for: code) }
         return try response(elapsed: elapsed)
     }
@@ -302,7 +307,7 @@ final class CurlTransfer {
         return max(1, Int(milliseconds))
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

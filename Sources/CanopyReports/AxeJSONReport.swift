@@ -57,29 +57,42 @@ public struct AxeJSONReport: Encodable, Sendable {
         enum CodingKeys: String, CodingKey { case target, html, impact, failureSummary }
     }
 
-    public init(result: AuditResult, url: String) {
+    /// The groups whose nodes a report lists in full, as axe-core's `resultTypes` option: the
+    /// other groups keep one node per rule, which keeps a crawl's per-page lines small (a page
+    /// has thousands of passing nodes).
+    public enum ResultType: Sendable { case violations, incomplete, passes, inapplicable }
+
+    public init(result: AuditResult, url: String, resultTypes: Set<ResultType> = [.violations, .incomplete, .passes, .inapplicable]) {
         self.url = url
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         timestamp = formatter.string(from: result.date)
         testEngine = TestEngine(name: "canopy", version: CanopyVersion.current)
-        violations = result.violations.map { Self.entry($0, impact: $0.metadata.impact) }
-        passes = result.passes.map { Self.entry($0, impact: nil) }
-        incomplete = result.incomplete.map { Self.entry($0, impact: $0.metadata.impact) }
-        inapplicable = result.inapplicable.map { Self.entry($0, impact: nil) }
+        func limit(_ type: ResultType) -> Int { resultTypes.contains(type) ? Int.max : 1 }
+        violations = result.violations.map { Self.entry($0, impact: $0.metadata.impact, limit: limit(.violations)) }
+        passes = result.passes.map { Self.entry($0, impact: nil, limit: limit(.passes)) }
+        incomplete = result.incomplete.map { Self.entry($0, impact: $0.metadata.impact, limit: limit(.incomplete)) }
+        inapplicable = result.inapplicable.map { Self.entry($0, impact: nil, limit: limit(.inapplicable)) }
     }
 
-    private static func entry(_ rule: RuleResult, impact: Impact?) -> RuleEntry {
+    private static func entry(_ rule: RuleResult, impact: Impact?, limit: Int) -> RuleEntry {
         RuleEntry(
             id: rule.metadata.id, impact: impact?.rawValue, tags: rule.metadata.tags,
             description: rule.metadata.description, help: rule.metadata.help, helpUrl: rule.metadata.helpURL,
-            nodes: rule.nodes.map { node in
+            nodes: rule.nodes.prefix(limit).map { node in
                 NodeEntry(
                     target: [node.target], html: node.html, impact: impact?.rawValue,
                     failureSummary: FailureSummary.text(for: node.outcome, rule: rule.metadata)
                 )
             }
         )
+    }
+
+    /// One line of compact JSON with stable key order, for JSON-lines files.
+    public func jsonLine() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
     }
 
     /// Pretty-printed JSON with stable key order.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request as the test server received it.
 public struct TestHTTPRequest: Sendable {
     public let method: String
@@ -11,6 +13,8 @@ public struct TestHTTPRequest: Sendable {
     /// Which accepted connection carried the request, counting from 1, so a test
     /// can tell whether the client reused a connection.
     public let connectionNumber: Int
+    /// When the server finished reading the request, for checks of pacing.
+    public let receivedAt: Date
 
     public init(
         method: String,
@@ -26,6 +30,7 @@ public struct TestHTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.connectionNumber = connectionNumber
+        self.receivedAt = Date()
     }
 
     /// The path without its query string.

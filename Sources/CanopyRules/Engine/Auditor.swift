@@ -9,7 +9,15 @@ public struct Auditor: Sendable {
         self.rules = rules
     }
 
-    public func audit(_ document: Document, scope: AuditScope = .wholeDocument, at date: Date = Date()) -> AuditResult {
+    /// Audits `document` within `scope`. `ruleExclusions` removes further subtrees for single
+    /// rules only (by rule id), e.g. `region` under a tracking pixel's container: axe-core's
+    /// context applies to every rule alike and cannot say this.
+    public func audit(
+        _ document: Document,
+        scope: AuditScope = .wholeDocument,
+        ruleExclusions: [String: [SelectorList]] = [:],
+        at date: Date = Date()
+    ) -> AuditResult {
         let page = PageContext(document: document)
         let inScope = scope.membership(in: document)
         let index = ElementNameIndex(document: document)
@@ -17,8 +25,12 @@ public struct Auditor: Sendable {
         var results: [RuleResult] = []
         results.reserveCapacity(rules.count)
         for rule in rules {
+            var ruleScope = inScope
+            if let extra = ruleExclusions[rule.metadata.id], !extra.isEmpty {
+                ruleScope = AuditScope(include: scope.include, exclude: scope.exclude + extra).membership(in: document)
+            }
             var nodes: [NodeResult] = []
-            for element in index.querySelectorAll(rule.selector) where inScope[element.position] {
+            for element in index.querySelectorAll(rule.selector) where ruleScope[element.position] {
                 if rule.excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
                 guard rule.applies(to: element, on: page) else { continue }
                 var outcome = rule.evaluate(element, on: page)
