@@ -53,20 +53,49 @@ extension AccessibilityModel {
     public func role(of element: Element) -> String? { role(of: element, options: .standard) }
 
     public func role(of element: Element, options: RoleOptions) -> String? {
-        if let cached = roleCache[options]?[element.position] { return cached }
+        let position = element.position
+        if options == .axeDefault {
+            if axeDefaultRoles.isEmpty { axeDefaultRoles = Array(repeating: nil, count: document.elementCount) }
+            if let cached = axeDefaultRoles[position] { return cached }
+            let resolved = resolveRole(of: element, options: options)
+            axeDefaultRoles[position] = .some(resolved)
+            return resolved
+        }
+        if options == .standard {
+            if standardRoles.isEmpty { standardRoles = Array(repeating: nil, count: document.elementCount) }
+            if let cached = standardRoles[position] { return cached }
+            let resolved = resolveRole(of: element, options: options)
+            standardRoles[position] = .some(resolved)
+            return resolved
+        }
+        if let cached = roleCache[options]?[position] { return cached }
         let resolved = resolveRole(of: element, options: options)
-        roleCache[options, default: [:]][element.position] = resolved
+        roleCache[options, default: [:]][position] = resolved
         return resolved
     }
 
     /// The implicit role alone (HTML-AAM, as axe maps it), with the model's focus and name facts.
     public func implicitRole(of element: Element) -> String? {
+        // Only elements named by `aria-labelledby` text can lead back to themselves; guarding just
+        // those spares nearly every element two set operations.
+        guard Self.implicitRoleNeedsName(element) else {
+            return ImplicitRoles.role(
+                of: element, isFocusable: isFocusable, hasAuthorName: hasAuthorGivenName,
+                headerScope: { self.tableHeaderScope(of: $0) })
+        }
         let position = element.position
         guard resolvingImplicitRole.insert(position).inserted else { return nil }
         defer { resolvingImplicitRole.remove(position) }
         return ImplicitRoles.role(
             of: element, isFocusable: isFocusable, hasAuthorName: hasAuthorGivenName,
             headerScope: { self.tableHeaderScope(of: $0) })
+    }
+
+    /// The elements whose implicit role asks `hasAuthorName` (see `ImplicitRoles.role`).
+    private static func implicitRoleNeedsName(_ element: Element) -> Bool {
+        guard element.isHTML else { return false }
+        let name = element.localName
+        return name == "section" || name == "form" || name == "aside"
     }
 
     private func resolveRole(of element: Element, options: RoleOptions) -> String? {

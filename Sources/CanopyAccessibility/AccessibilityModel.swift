@@ -23,6 +23,10 @@ public final class AccessibilityModel {
     var nameCache: [Int: String] = [:]
     /// Roles already resolved, by element position, one cache per option set.
     var roleCache: [RoleOptions: [Int: String?]] = [:]
+    /// The same for the two option sets rules ask with for nearly every element, as arrays by
+    /// position (nil: not resolved yet), allocated on first use.
+    var standardRoles: [String??] = []
+    var axeDefaultRoles: [String??] = []
     /// Elements whose implicit role is being resolved right now: a `section` or `form` whose
     /// `aria-labelledby` text leads back to itself must not recurse forever.
     var resolvingImplicitRole: Set<Int> = []

@@ -263,6 +263,7 @@ struct NameComputation {
 enum TextNormalization {
     static func sanitize(_ text: String) -> String {
         if text.isEmpty { return "" }
+        if isAlreadyClean(text) { return text }
         var output = String.UnicodeScalarView()
         var pending: [Unicode.Scalar] = []
         var previousWasCarriageReturn = false
@@ -288,6 +289,24 @@ enum TextNormalization {
             output.append(normalized)
         }
         return String(output)
+    }
+
+    /// ASCII text whose only whitespace is single spaces between other characters: most names,
+    /// which then need no rebuilding.
+    private static func isAlreadyClean(_ text: String) -> Bool {
+        var previousWasSpace = true  // a leading space is not clean
+        for byte in text.utf8 {
+            if byte == 0x20 {
+                if previousWasSpace { return false }
+                previousWasSpace = true
+            } else if byte < 0x20 || byte >= 0x7F {
+                // Control characters include \t, \n, \v, \f, \r; non-ASCII may be a no-break or other space.
+                return false
+            } else {
+                previousWasSpace = false
+            }
+        }
+        return !previousWasSpace
     }
 
     /// JavaScript's `\s`: what axe's regular expressions treat as whitespace.

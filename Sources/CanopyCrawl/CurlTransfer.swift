@@ -71,7 +71,7 @@ final class CurlTransfer {
         // (a redirect to file:// must never read local files).
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         try set(CURLOPT_MAXREDIRS, max(0, request.maxRedirects))
         try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
         try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))

@@ -22,6 +22,9 @@ public struct FetchRequest: Sendable {
     public var userAgent: String
     /// Ask for gzip/deflate/brotli/zstd and hand back the decoded body.
     public var acceptCompressed: Bool
+    /// When false, a 3xx response is the final response (its `Location` is for the caller to
+    /// follow), so a crawler can check scope and choose the headers for every hop itself.
+    public var followRedirects: Bool
 
     public init(
         url: String,
@@ -31,7 +34,8 @@ public struct FetchRequest: Sendable {
         maxBodyBytes: Int = FetchRequest.defaultMaxBodyBytes,
         maxRedirects: Int = 10,
         userAgent: String = FetchRequest.defaultUserAgent,
-        acceptCompressed: Bool = true
+        acceptCompressed: Bool = true,
+        followRedirects: Bool = true
     ) {
         self.url = url
         self.headers = headers
@@ -41,5 +45,6 @@ public struct FetchRequest: Sendable {
         self.maxRedirects = maxRedirects
         self.userAgent = userAgent
         self.acceptCompressed = acceptCompressed
+        self.followRedirects = followRedirects
     }
 }

@@ -46,6 +46,11 @@ var arguments = Array(CommandLine.arguments.dropFirst())
     return number
 }
 let maxPages = option("--max-pages", default: 3000)
+// `--per-rule 1` adds each rule's cost alone (its own model and caches), to find the expensive ones.
+let perRule = option("--per-rule", default: 0) != 0
+// `--digest 1` prints a checksum of every node's rule, position and outcome, so that a change
+// meant to make the audit faster can show it leaves the results alone.
+let digest = option("--digest", default: 0) != 0
 let rounds = option("--rounds", default: 5)
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let javadoc = "/usr/share/doc/openjdk-17-doc/api/java.base"
@@ -103,3 +108,39 @@ print(line("canopy parse (decode+repair+tree)", canopy) + String(format: "   %.2
 print(line("canopy audit (\(RuleCatalog.defaultRules.count) rules)", audit) + String(format: "   %.2fx canopy parse", audit / canopy))
 print(line("describe findings (target+snippet)", describe) + String(format: "   %.2fx canopy parse", describe / canopy))
 print("elements: \(elementCount), violations: \(violationCount)")
+
+if digest {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: the same on every run, unlike Hasher
+    var outcomes = [0, 0, 0]
+    for document in documents {
+        for rule in auditor.audit(document).rules {
+            for node in rule.nodes {
+                let text: String
+                switch node.outcome {
+                case .pass: text = "pass"; outcomes[0] += 1
+                case .violation(let message): text = "violation " + message; outcomes[1] += 1
+                case .incomplete(let message): text = "incomplete " + message; outcomes[2] += 1
+                }
+                for byte in "\(rule.metadata.id) \(node.element.position) \(text)\n".utf8 {
+                    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+                }
+            }
+        }
+    }
+    print("digest: \(String(hash, radix: 16)); passes \(outcomes[0]), violations \(outcomes[1]), incomplete \(outcomes[2])")
+}
+
+if perRule {
+    let empty = Auditor(rules: [])
+    let base = measure(rounds: rounds) { for document in documents { _ = empty.audit(document) } }
+    var costs: [(String, Double)] = []
+    for rule in RuleCatalog.defaultRules {
+        let alone = Auditor(rules: [rule])
+        let seconds = measure(rounds: rounds) { for document in documents { _ = alone.audit(document) } }
+        costs.append((rule.metadata.id, seconds - base))
+    }
+    print(String(format: "per rule, above an audit with no rules (%.2fx canopy parse):", base / canopy))
+    for (id, seconds) in costs.sorted(by: { $0.1 > $1.1 }) {
+        print("  \(id.padding(toLength: 32, withPad: " ", startingAt: 0)) \(String(format: "%6.3fx canopy parse", seconds / canopy))")
+    }
+}

@@ -57,7 +57,9 @@ public final class PageContext {
 
     /// Page-wide results a rule computes once and reads for each element (e.g. region's walk
     /// of the body). Per audit, so nothing is shared between pages or threads.
-    private var memos: [String: Any] = [:]
+    /// Boxed, so that reading one back is a class cast rather than an existential one.
+    private var memos: [String: AnyObject] = [:]
+    private var lastMemo: (key: String, box: AnyObject)?
 
     public init(document: Document) {
         self.document = document
@@ -66,9 +68,68 @@ public final class PageContext {
 
     /// The value stored under `key` for this page, computed by `compute` the first time.
     public func memo<Value>(_ key: String, _ compute: () -> Value) -> Value {
-        if let known = memos[key] as? Value { return known }
+        // The auditor runs one rule over all its elements in a row, so the same key comes back
+        // many times: comparing it with the last one spares hashing it each time.
+        if key == lastMemo?.key, let known = lastMemo?.box as? MemoBox<Value> { return known.value }
+        if let box = memos[key], let known = box as? MemoBox<Value> {
+            lastMemo = (key, box)
+            return known.value
+        }
         let value = compute()
-        memos[key] = value
+        let box = MemoBox(value)
+        memos[key] = box
+        lastMemo = (key, box)
         return value
+    }
+
+    /// Elements by local name and attribute name, so page-wide queries visit only candidates:
+    /// a full selector scan of a large page costs as much as parsing it.
+    public private(set) lazy var elementIndex = ElementNameIndex(document: document)
+    /// Page-wide query results by selector (rules ask the same question for each candidate).
+    private var queries: [SelectorList: [Element]] = [:]
+
+    /// All elements of the page matching `selector`, in document order, as
+    /// `document.querySelectorAll` gives them; computed once per page and selector.
+    public func elements(matching selector: SelectorList) -> [Element] {
+        if let known = queries[selector] { return known }
+        let found = elementIndex.querySelectorAll(selector)
+        queries[selector] = found
+        return found
+    }
+
+    /// The descendants of `element` matching `selector`, in document order, as
+    /// `element.querySelectorAll` gives them (from the page-wide query).
+    public func elements(matching selector: SelectorList, inside element: Element) -> [Element] {
+        let all = elements(matching: selector)
+        let start = element.position + 1
+        let end = element.descendants.endIndex
+        // Positions are sorted: cut the slice with two binary searches.
+        let lower = all.binarySearchFirst { $0.position >= start }
+        let upper = all[lower...].binarySearchFirst { $0.position >= end }
+        return Array(all[lower..<upper])
+    }
+}
+
+private final class MemoBox<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+extension Collection {
+    /// The first index whose element satisfies `predicate`, which must be false then true along the collection.
+    func binarySearchFirst(where predicate: (Element) -> Bool) -> Index {
+        var low = startIndex
+        var count = self.count
+        while count > 0 {
+            let half = count / 2
+            let middle = index(low, offsetBy: half)
+            if predicate(self[middle]) {
+                count = half
+            } else {
+                low = index(after: middle)
+                count -= half + 1
+            }
+        }
+        return low
     }
 }

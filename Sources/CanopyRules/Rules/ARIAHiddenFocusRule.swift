@@ -44,7 +44,7 @@ public struct ARIAHiddenFocusRule: Rule {
 
     static func hasOpenDialog(_ page: PageContext) -> Bool {
         let model = page.accessibility
-        return page.document.querySelectorAll(Self.dialogs).contains { dialog in
+        return page.elements(matching: Self.dialogs).contains { dialog in
             !model.isNotRendered(dialog) && !model.isHiddenFromAssistiveTechnology(dialog)
                 && (dialog.localName != "dialog" || dialog.hasAttribute("open"))
         }

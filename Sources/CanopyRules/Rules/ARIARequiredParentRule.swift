@@ -32,7 +32,7 @@ public struct ARIARequiredParentRule: Rule {
         else { return .pass }
         var missing: [String]? = missingContext(startingAt: element.parent, for: role, needing: context, model: model)
         // aria-owns re-parents the element (or one of its ancestors) in the accessibility tree.
-        for owner in owners(of: element, in: page.document) {
+        for owner in owners(of: element, on: page) {
             guard let stillMissing = missing else { break }
             missing = missingContext(startingAt: owner, for: role, needing: stillMissing, model: model)
         }
@@ -67,18 +67,39 @@ public struct ARIARequiredParentRule: Rule {
 
     /// Elements whose aria-owns names the element or one of its ancestors, nearest first.
     func owners(of element: Element, in document: Document) -> [Element] {
+        owners(of: element, ownerByID: Self.ownerByID(in: document.querySelectorAll(Self.ownsSelector)))
+    }
+
+    /// The same, with the page's owners listed once per page instead of searched for each ancestor.
+    func owners(of element: Element, on page: PageContext) -> [Element] {
+        let ownerByID = page.memo("aria-required-parent.owners") {
+            Self.ownerByID(in: page.elements(matching: Self.ownsSelector))
+        }
+        return owners(of: element, ownerByID: ownerByID)
+    }
+
+    private func owners(of element: Element, ownerByID: [Substring: Element]) -> [Element] {
+        guard !ownerByID.isEmpty else { return [] }
         var owners: [Element] = []
         var current: Element? = element
         while let node = current {
-            if let id = node.attribute("id"), !id.isEmpty,
-               let owner = document.querySelectorAll(Self.ownsSelector).first(where: {
-                   ($0.attribute("aria-owns") ?? "").split(whereSeparator: \.isHTMLWhitespace).contains(Substring(id))
-               }) {
+            if let id = node.attribute("id"), !id.isEmpty, let owner = ownerByID[Substring(id)] {
                 owners.append(owner)
             }
             current = node.parent
         }
         return owners
+    }
+
+    /// For each id that an `aria-owns` names, the first element in document order naming it.
+    private static func ownerByID(in owners: [Element]) -> [Substring: Element] {
+        var ownerByID: [Substring: Element] = [:]
+        for owner in owners {
+            for id in (owner.attribute("aria-owns") ?? "").split(whereSeparator: \.isHTMLWhitespace) where ownerByID[id] == nil {
+                ownerByID[id] = owner
+            }
+        }
+        return ownerByID
     }
 
     static let ownsSelector = try! SelectorList("[aria-owns]")

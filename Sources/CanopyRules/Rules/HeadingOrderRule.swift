@@ -33,9 +33,10 @@ public struct HeadingOrderRule: Rule {
         guard let level = headings.outlineLevel(of: element) else { return .pass }
         // The page's visible outline entries, listed once per page rather than once per heading.
         let entries = page.memo("heading-order.entries") {
-            page.document.querySelectorAll(outlineEntries).filter { !model.isHiddenFromAssistiveTechnology($0) }.map(\.position)
+            page.elements(matching: outlineEntries).filter { !model.isHiddenFromAssistiveTechnology($0) }.map(\.position)
         }
-        let index = entries.firstIndex(of: element.position) ?? entries.firstIndex { $0 > element.position } ?? entries.count
+        // Positions are sorted: the entry itself, or where it would be.
+        let index = entries.binarySearchFirst { $0 >= element.position }
         guard index > 0 else { return .pass }  // The first heading may have any level.
         let previous = page.document.element(atPosition: entries[index - 1])
         if previous.isHTML && (previous.localName == "iframe" || previous.localName == "frame") {

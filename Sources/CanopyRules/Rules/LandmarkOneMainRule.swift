@@ -23,11 +23,11 @@ public struct LandmarkOneMainRule: Rule {
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let model = page.accessibility
-        if element.querySelectorAll(mainLandmarks).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
+        if page.elements(matching: mainLandmarks, inside: element).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
             return .pass
         }
         // Any frame with a main landmark satisfies the page, and static HTML does not show frames.
-        if element.querySelectorAll(frames).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
+        if page.elements(matching: frames, inside: element).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
             return .incomplete("The page has no main landmark of its own, but one of its frames, which static HTML does not show, may have one.")
         }
         return .violation("The page has no main landmark that assistive technology can reach.")

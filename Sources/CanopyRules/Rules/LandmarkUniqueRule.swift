@@ -26,15 +26,17 @@ public struct LandmarkUniqueRule: Rule {
     private let sectioningAncestors = try! SelectorList("article, aside, main, nav, section")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        guard let identity = identity(of: element, on: page) else { return false }
+        let landmarks = self.landmarks(on: page)
+        guard let identity = identity(of: element, in: landmarks, on: page) else { return false }
         // Later members of an indistinguishable group are dropped: the first one carries the result.
-        let members = groups(on: page)[identity] ?? []
+        let members = landmarks.groups[identity] ?? []
         return !members.contains { $0 < element.position }
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        guard let identity = identity(of: element, on: page) else { return .pass }
-        let twins = (groups(on: page)[identity] ?? []).filter { $0 != element.position }
+        let landmarks = self.landmarks(on: page)
+        guard let identity = identity(of: element, in: landmarks, on: page) else { return .pass }
+        let twins = (landmarks.groups[identity] ?? []).filter { $0 != element.position }
         guard !twins.isEmpty else { return .pass }
         let named = identity.name.map { "the name \"\($0)\"" } ?? "no name"
         return .violation("\(twins.count + 1) \(identity.role) landmarks have \(named), so they cannot be told apart.")
@@ -42,15 +44,32 @@ public struct LandmarkUniqueRule: Rule {
 
     /// The visible landmarks of the page by identity (positions in document order), computed
     /// once per page: comparing each landmark with every other one again would be quadratic.
-    private func groups(on page: PageContext) -> [LandmarkIdentity: [Int]] {
+    private struct PageLandmarks {
+        var groups: [LandmarkIdentity: [Int]] = [:]
+        /// The identity of each visible candidate, by position; candidates that are no landmark are absent.
+        var identities: [Int: LandmarkIdentity] = [:]
+        var candidates: Set<Int> = []
+    }
+
+    private func landmarks(on page: PageContext) -> PageLandmarks {
         page.memo("landmark-unique.groups") {
-            var groups: [LandmarkIdentity: [Int]] = [:]
-            for candidate in page.document.querySelectorAll(selector)
+            var landmarks = PageLandmarks()
+            for candidate in page.elements(matching: selector)
             where !page.accessibility.isHiddenFromAssistiveTechnology(candidate) {
-                if let identity = identity(of: candidate, on: page) { groups[identity, default: []].append(candidate.position) }
+                landmarks.candidates.insert(candidate.position)
+                guard let identity = identity(of: candidate, on: page) else { continue }
+                landmarks.groups[identity, default: []].append(candidate.position)
+                landmarks.identities[candidate.position] = identity
             }
-            return groups
+            return landmarks
         }
+    }
+
+    /// The identity from the page's list when the element is a visible candidate (as every element
+    /// the auditor hands over is), computed otherwise.
+    private func identity(of element: Element, in landmarks: PageLandmarks, on page: PageContext) -> LandmarkIdentity? {
+        if landmarks.candidates.contains(element.position) { return landmarks.identities[element.position] }
+        return identity(of: element, on: page)
     }
 
     /// The role and lowercased name a landmark is listed under, or nil when the element is not a

@@ -28,10 +28,10 @@ public struct PageHasHeadingOneRule: Rule {
         let model = page.accessibility
         // While a dialog is open, the rest of the page is out of reach, so its headings do not matter.
         if hasOpenModal(page) { return .pass }
-        if element.querySelectorAll(levelOneHeadings).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
+        if page.elements(matching: levelOneHeadings, inside: element).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
             return .pass
         }
-        if element.querySelectorAll(frames).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
+        if page.elements(matching: frames, inside: element).contains(where: { !model.isHiddenFromAssistiveTechnology($0) }) {
             return .incomplete("The page has no level-one heading, but one of its frames, which static HTML does not show, may have one.")
         }
         return .violation("The page has no level-one heading that assistive technology can reach.")
@@ -43,7 +43,7 @@ public struct PageHasHeadingOneRule: Rule {
 
     private func hasOpenModal(_ page: PageContext) -> Bool {
         let model = page.accessibility
-        return page.document.querySelectorAll(modalCandidates).contains { candidate in
+        return page.elements(matching: modalCandidates).contains { candidate in
             !model.isNotRendered(candidate) && !model.isVisibilityHidden(candidate) && !Self.isInClosedDialog(candidate)
         }
     }

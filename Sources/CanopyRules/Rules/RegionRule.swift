@@ -19,13 +19,39 @@ public struct RegionRule: Rule {
         howToFix: "Put the content in the landmark it belongs to: <header>, <nav>, <main>, <aside> or <footer> (or a role such as role=\"region\" with a name)."
     )
 
-    public let selector = try! SelectorList("body *")
+    /// axe's `body *`, read as every element inside a body (see `applies`): matching a descendant
+    /// combinator against every element of the page costs more than the rest of the rule.
+    public let selector = try! SelectorList("*")
+
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        facts(on: page).insideBody[element.position]
+    }
 
     /// The walk covers the whole body, so it runs once per page and each element reads its result.
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        let regionless = page.memo("region.regionless") { RegionScan(page: page).regionlessPositions() }
-        guard regionless.contains(element.position) else { return .pass }
+        guard facts(on: page).regionless[element.position] else { return .pass }
         return .violation("This content is not inside any landmark, so people who navigate by landmarks may miss it.")
+    }
+
+    /// By element position: which elements `body *` matches, and which ones the scan reports.
+    private struct PageFacts {
+        var insideBody: [Bool]
+        var regionless: [Bool]
+    }
+
+    private func facts(on page: PageContext) -> PageFacts {
+        page.memo("region.facts") {
+            let document = page.document
+            var insideBody = [Bool](repeating: false, count: document.elementCount)
+            // Parents come first in document order, so each element reads its parent's answer.
+            for element in document.elements {
+                guard let parent = element.parent else { continue }
+                insideBody[element.position] = insideBody[parent.position] || parent.localName == "body"
+            }
+            var regionless = [Bool](repeating: false, count: document.elementCount)
+            for position in RegionScan(page: page).regionlessPositions() { regionless[position] = true }
+            return PageFacts(insideBody: insideBody, regionless: regionless)
+        }
     }
 
     public let examples = RuleExamples(

@@ -88,7 +88,7 @@ struct RegionScan {
         guard let href = element.attribute("href"), href.hasPrefix("#"), href.count > 1 else { return false }
         let second = href[href.index(after: href.startIndex)]
         guard second != "/" && second != "!" else { return false }
-        if let firstPageLink = page.document.querySelectorAll(Self.pageLinks).first, firstPageLink.position < element.position {
+        if let firstPageLink = page.elements(matching: Self.pageLinks).first, firstPageLink.position < element.position {
             return false
         }
         let fragment = String(href.dropFirst())

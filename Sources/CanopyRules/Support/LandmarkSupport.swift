@@ -10,7 +10,7 @@ enum Landmarks {
 
     /// The elements matching `selector` that assistive technology can reach, in document order.
     static func reachable(_ selector: SelectorList, on page: PageContext) -> [Element] {
-        page.document.querySelectorAll(selector).filter { !page.accessibility.isHiddenFromAssistiveTechnology($0) }
+        page.elements(matching: selector).filter { !page.accessibility.isHiddenFromAssistiveTechnology($0) }
     }
 
     /// Page-wide checks report on one element only (axe evaluates the first candidate and drops

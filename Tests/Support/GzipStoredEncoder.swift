@@ -1,8 +1,8 @@
 /// Builds a valid gzip stream (RFC 1952) around stored, uncompressed deflate
 /// blocks (RFC 1951 §3.2.4): enough for curl's zlib to have something real to
 /// decode, without linking zlib into the tests.
-enum GzipStoredEncoder {
-    static func encode(_ data: [UInt8]) -> [UInt8] {
+public enum GzipStoredEncoder {
+    public static func encode(_ data: [UInt8]) -> [UInt8] {
         // Magic, deflate method, no flags, no mtime, no extra flags, unknown OS.
         var stream: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF]
         var offset = 0

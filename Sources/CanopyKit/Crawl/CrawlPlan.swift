@@ -1,0 +1,104 @@
+import CanopyCrawl
+import CanopyHTML
+import CanopyRules
+import Foundation
+
+/// Everything a crawl needs, resolved and compiled: URLs normalized, selectors parsed, the
+/// rules chosen, credentials attached to the hosts they belong to. Built from a
+/// `CrawlConfiguration` (canopy.yml plus command-line overrides) or directly in tests.
+public struct CrawlPlan: Sendable {
+    public enum Sitemaps: Sendable, Equatable {
+        /// robots.txt `Sitemap:` lines, else `/sitemap.xml` on each start origin.
+        case auto
+        case none
+        case listed([CrawlURL])
+    }
+
+    /// Selectors whose elements belong to a vendor: audited, attributed to it.
+    public struct Owner: Sendable {
+        public var name: String
+        public var selectors: SelectorList
+
+        public init(name: String, selectors: SelectorList) {
+            self.name = name
+            self.selectors = selectors
+        }
+    }
+
+    /// Exclusions for the pages whose URL matches.
+    public struct URLExclusion: Sendable {
+        public var matches: @Sendable (String) -> Bool
+        public var selectors: [SelectorList]
+
+        public init(matches: @escaping @Sendable (String) -> Bool, selectors: [SelectorList]) {
+            self.matches = matches
+            self.selectors = selectors
+        }
+    }
+
+    public var startURLs: [CrawlURL]
+    public var normalizer = URLNormalizer()
+    public var scope: CrawlScope
+    public var sitemaps: Sitemaps = .auto
+    public var maxPages = 10_000
+    public var maxDepth = 20
+    public var maxRedirects = 10
+    /// Sitemap files read at most (indexes can nest and repeat).
+    public var maxSitemaps = 1_000
+    public var maxBytesPerPage = FetchRequest.defaultMaxBodyBytes
+    public var timeout: Double = 30
+    public var connectTimeout: Double = 10
+    public var userAgent = FetchRequest.defaultUserAgent
+    public var fetchPolicy = FetchPolicy()
+    public var honoursRobots = true
+    public var honoursCrawlDelay = true
+    /// A `Crawl-delay` longer than this is capped, so one line cannot stall a crawl for hours.
+    public var maxCrawlDelay: Double = 60
+    public var followsNofollow = false
+    /// Parsing and auditing threads.
+    public var auditThreads = ProcessInfo.processInfo.activeProcessorCount
+    public var auditor: Auditor
+    public var exclude: [SelectorList] = []
+    public var excludeByURL: [URLExclusion] = []
+    public var ruleExclusions: [String: [SelectorList]] = [:]
+    public var owners: [Owner] = []
+    /// Headers (cookies included) sent only to `credentialHosts`, never to another host.
+    public var credentialHeaders: [HTTPHeader] = []
+    /// Host names (any port) or `host:port` pairs; by default the start URLs' own.
+    public var credentialHosts: Set<String> = []
+
+    public init(startURLs: [CrawlURL], rules: [any Rule]) {
+        self.startURLs = startURLs
+        self.scope = CrawlScope(startURLs: startURLs)
+        self.auditor = Auditor(rules: rules)
+        self.credentialHosts = Set(startURLs.map { "\($0.host):\($0.effectivePort)" })
+    }
+
+    /// The product token robots.txt groups are matched against ("Canopy").
+    var userAgentToken: String {
+        String(userAgent.prefix { $0 != "/" && $0 != " " })
+    }
+
+    func mayReceiveCredentials(_ url: CrawlURL) -> Bool {
+        credentialHosts.contains(url.host) || credentialHosts.contains("\(url.host):\(url.effectivePort)")
+    }
+
+    func exclusions(forURL url: String) -> [SelectorList] {
+        exclude + excludeByURL.filter { $0.matches(url) }.flatMap(\.selectors)
+    }
+
+    /// The request for one hop: redirects are followed by the crawler, hop by hop, so that
+    /// credentials go to their own hosts only and every hop is checked against the scope.
+    func request(for url: CrawlURL) -> FetchRequest {
+        FetchRequest(
+            url: url.string,
+            headers: mayReceiveCredentials(url) ? credentialHeaders : [],
+            timeout: timeout,
+            connectTimeout: connectTimeout,
+            maxBodyBytes: maxBytesPerPage,
+            maxRedirects: 0,
+            userAgent: userAgent,
+            followRedirects: false
+        )
+    }
+}

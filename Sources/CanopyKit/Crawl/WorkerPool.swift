@@ -1,0 +1,65 @@
+import Foundation
+
+/// A fixed set of threads taking work items from a bounded queue. `submit` blocks while the
+/// queue is full, which is how a fast producer (the fetch loop) is held to the pace of the
+/// consumers (parsing and auditing) and memory stays bounded: at most `capacity` page bodies
+/// wait at any time.
+final class WorkerPool<Item: Sendable>: @unchecked Sendable {
+    // @unchecked: `items` and `closed` are only touched while holding `condition`.
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var head = 0
+    private var closed = false
+    private let capacity: Int
+    private let finished = DispatchGroup()
+
+    init(workers: Int, capacity: Int, name: String, work: @escaping @Sendable (Item) -> Void) {
+        self.capacity = max(1, capacity)
+        for index in 0..<max(1, workers) {
+            finished.enter()
+            let thread = Thread { [self] in
+                while let item = next() { work(item) }
+                finished.leave()
+            }
+            thread.name = "\(name)-\(index)"
+            // Parsing deeply nested pages recurses; the default secondary-thread stack is small.
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+    }
+
+    /// Queues an item, waiting while the queue is full.
+    func submit(_ item: Item) {
+        condition.lock()
+        while items.count - head >= capacity && !closed { condition.wait() }
+        items.append(item)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more items will come: the workers finish the queue and stop.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for every worker to stop (after `close`).
+    func wait() { finished.wait() }
+
+    private func next() -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count && !closed { condition.wait() }
+        guard head < items.count else { return nil }
+        let item = items[head]
+        head += 1
+        if head > 256, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return item
+    }
+}

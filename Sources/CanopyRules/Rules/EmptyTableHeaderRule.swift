@@ -1,0 +1,40 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// Screen readers announce a column or row header before each cell it heads; an empty header
+/// leaves users without that context.
+public struct EmptyTableHeaderRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "empty-table-header",
+        impact: .minor,
+        tags: ["cat.name-role-value", "best-practice"],
+        description: "Checks that table header cells have visible text",
+        help: "Table headers should have visible text",
+        howToFix: "Write the header's text inside it, or make the cell an ordinary <td> if it heads nothing."
+    )
+
+    public let selector = try! SelectorList(#"th:not([role]), [role="rowheader"], [role="columnheader"]"#)
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        if !page.accessibility.visibleText(of: element).isEmpty { return .pass }
+        return .violation("The header cell shows no text.")
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            "<table><tr><th>Price</th></tr><tr><td>3</td></tr></table>",
+            #"<table><tr><td role="rowheader">Monday</td><td>Closed</td></tr></table>"#,
+        ],
+        violating: [
+            "<table><tr><th></th><td>Tea</td></tr></table>",
+            #"<table><tr><th aria-label="Actions"></th></tr></table>"#,
+            #"<table><tr><td role="columnheader"><span style="display:none">Price</span></td></tr></table>"#,
+        ],
+        inapplicable: [
+            #"<table><tr><th role="cell">Note</th></tr></table>"#,
+            "<table><tr><td>Tea</td></tr></table>",
+        ]
+    )
+}

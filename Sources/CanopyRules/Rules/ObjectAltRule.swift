@@ -1,0 +1,70 @@
+import CanopyAccessibility
+import CanopyHTML
+import Foundation
+
+/// Embedded objects (plug-ins, documents, media) are opaque to assistive technology unless the
+/// author names them; fallback content inside a loaded `<object>` is never shown or read.
+public struct ObjectAltRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "object-alt",
+        impact: .serious,
+        tags: [
+            "cat.text-alternatives", "wcag2a", "wcag111", "section508", "section508.22.a", "EN-301-549", "EN-9.1.1.1",
+            "RGAAv4", "RGAA-1.1.6",
+        ],
+        description: "Checks that <object> elements have a text alternative",
+        help: "<object> elements need a text alternative",
+        howToFix: "Give the <object> an aria-label, aria-labelledby or title that says what it shows, or role=\"none\" if it is decorative."
+    )
+
+    public let selector = try! SelectorList("object[data]")
+
+    /// Objects that load something, and whose role needs a name (or that take focus). Without a
+    /// browser, a non-empty `data` is taken to load, as the author intends; an object with an
+    /// empty `data` loads nothing and shows its fallback content, which is then what users get,
+    /// so it is left out unless it has no fallback content at all.
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        guard NamingChecks(page).keepsNameRequirement(element) else { return false }
+        let data = element.attribute("data")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return !data.isEmpty || !hasFallbackContent(element)
+    }
+
+    private func hasFallbackContent(_ element: Element) -> Bool {
+        element.childNodes.contains { node in
+            switch node.kind {
+            case .text: return !node.text.allSatisfy(\.isWhitespace)
+            case .element: return true
+            default: return false
+            }
+        }
+    }
+
+    /// aria-label, aria-labelledby, title, or a presentational role that really applies.
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        let checks = NamingChecks(page)
+        if checks.hasARIALabelOrTitle(element) || checks.isPresentational(element) { return .pass }
+        return .violation(
+            "The object has no aria-label, aria-labelledby that gives text, or title, and is not presentational; its fallback content is not read when it loads."
+        )
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<object data="chart.svg" type="image/svg+xml" title="Sales by month"></object>"#,
+            #"<object data="movie.mp4" aria-label="Product demo"></object>"#,
+            #"<object data="flourish.svg" role="none"></object>"#,
+        ],
+        violating: [
+            #"<object data="chart.svg" type="image/svg+xml"></object>"#,
+            #"<object data="chart.svg">Sales rose in May</object>"#,
+            #"<object data="flourish.svg" role="presentation" tabindex="0"></object>"#,
+        ],
+        inapplicable: [
+            #"<object></object>"#,
+            #"<object data="">Sales rose in May</object>"#,
+            #"<object data="line.svg" role="separator"></object>"#,
+        ]
+    )
+}

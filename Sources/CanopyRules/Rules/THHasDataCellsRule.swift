@@ -1,0 +1,91 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// A header cell that heads no data cell is usually a layout slip or a misused `<th>`; screen
+/// reader users then hear headers that describe nothing.
+public struct THHasDataCellsRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "th-has-data-cells",
+        impact: .serious,
+        tags: [
+            "cat.tables", "wcag2a", "wcag131", "section508", "section508.22.g", "TTv5", "TT14.b", "EN-301-549",
+            "EN-9.1.3.1", "RGAAv4", "RGAA-5.7.1",
+        ],
+        description: "Checks that every header cell of a data table heads at least one data cell",
+        help: "Header cells in data tables should describe data cells",
+        howToFix: "Make header cells that head nothing ordinary <td> cells, or add the data cells they describe (or name them in the data cells' headers attribute)."
+    )
+
+    public let selector = try! SelectorList("table")
+
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        OptInADataTables.isDataTable(element, model: page.accessibility)
+    }
+
+    /// As in axe, a header without data cells is never a sure failure (the table may be
+    /// unfinished or filled by script), so it is reported for review.
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        let model = page.accessibility
+        let cells = StructureTables.rows(of: element).flatMap(StructureTables.cells)
+        // Headers that a cell names in headers or aria-labelledby describe that cell.
+        var referencedIDs: Set<Substring> = []
+        for cell in cells {
+            for attribute in ["headers", "aria-labelledby"] {
+                referencedIDs.formUnion((cell.attribute(attribute) ?? "").split(whereSeparator: \.isWhitespace))
+            }
+        }
+        let headers = cells.filter { cell in
+            guard !NamingChecks.isBlank(cell.textContent) else { return false }
+            let role = model.role(of: cell, options: .axeDefault)
+            return cell.localName == "th" || role == "rowheader" || role == "columnheader"
+        }
+        guard !headers.isEmpty else { return .pass }
+        let grid = OptInATableGrid(table: element)
+        let scope = { (cell: Element) in model.tableHeaderScope(of: cell) }
+        let lonely = headers.filter { header in
+            if let id = header.id, referencedIDs.contains(Substring(id)) { return false }
+            guard let origin = grid.origin(of: header) else { return true }
+            let headerScope = scope(header)
+            if [.column, .auto].contains(headerScope),
+                grid.cells(after: origin, downward: true).contains(where: {
+                    ![.column, .auto].contains(scope($0)) && grid.header(header, describes: $0, scope: scope)
+                })
+            {
+                return false
+            }
+            if [.row, .auto].contains(headerScope),
+                grid.cells(after: origin, downward: false).contains(where: {
+                    ![.row, .auto].contains(scope($0)) && grid.header(header, describes: $0, scope: scope)
+                })
+            {
+                return false
+            }
+            return true
+        }
+        guard !lonely.isEmpty else { return .pass }
+        let names = lonely.prefix(3).map { "\"\(model.visibleText(of: $0))\"" }.joined(separator: ", ")
+        return .incomplete(
+            "\(lonely.count) header cell(s) (\(names)) head no data cell; check whether they are really headers."
+        )
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            "<table><tr><th>Name</th><th>Price</th></tr><tr><td>Tea</td><td>3</td></tr></table>",
+            "<table><tr><th>Monday</th><td>Closed</td></tr><tr><th>Tuesday</th><td>9-5</td></tr></table>",
+            #"<table><tr><td headers="h">Tea</td><th id="h">Drink</th></tr></table>"#,
+            #"<table><tr><th colspan="2">Price</th></tr><tr><td>3</td><td>4</td></tr></table>"#,
+        ],
+        violating: [],
+        incomplete: [
+            "<table><tr><th>Name</th><th>Price</th></tr></table>",
+            "<table><tr><td>Tea</td><th>Drink</th></tr></table>",
+        ],
+        inapplicable: [
+            #"<table role="presentation"><tr><th>Layout</th></tr></table>"#,
+            "<table><tr><td>One</td><td>Two</td></tr></table>",
+        ]
+    )
+}

@@ -1,0 +1,203 @@
+import CanopyRules
+import Foundation
+
+/// A run's row id in the store.
+public struct RunID: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+    public static func < (lhs: RunID, rhs: RunID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { String(rawValue) }
+
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int64.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// Where a run stands. Only complete runs count in trends.
+public enum RunStatus: String, Sendable, Codable {
+    case running, complete, interrupted
+}
+
+/// What a crawl says about itself when it begins.
+public struct RunStart: Sendable {
+    public var startedAt: Date
+    /// A hash of the effective configuration (scope, excludes, owners...), to flag config changes.
+    public var configHash: String
+    /// The rule set's name (e.g. `default`).
+    public var ruleSetName: String
+    /// The ids of the enabled rules; a change between runs is reported rule by rule.
+    public var ruleIDs: [String]
+    /// A hash of the rule set's effective content (rules and impact overrides).
+    public var ruleSetHash: String
+    public var canopyVersion: String
+    public var startURLs: [String]
+    /// Pages known to be planned at the start (e.g. from sitemaps); `finish` may correct it.
+    public var pagesPlanned: Int
+
+    public init(
+        startedAt: Date = Date(), configHash: String, ruleSetName: String, ruleIDs: [String], ruleSetHash: String,
+        canopyVersion: String, startURLs: [String], pagesPlanned: Int = 0
+    ) {
+        self.startedAt = startedAt
+        self.configHash = configHash
+        self.ruleSetName = ruleSetName
+        self.ruleIDs = ruleIDs
+        self.ruleSetHash = ruleSetHash
+        self.canopyVersion = canopyVersion
+        self.startURLs = startURLs
+        self.pagesPlanned = pagesPlanned
+    }
+}
+
+/// How much of the site a run covered, given by the crawler when the run ends.
+public struct RunCoverage: Sendable, Equatable, Codable {
+    public var planned: Int
+    public var crawled: Int
+    public var failed: Int
+    public var skippedByScope: Int
+    public var skippedByRobots: Int
+
+    public init(planned: Int, crawled: Int, failed: Int, skippedByScope: Int = 0, skippedByRobots: Int = 0) {
+        self.planned = planned
+        self.crawled = crawled
+        self.failed = failed
+        self.skippedByScope = skippedByScope
+        self.skippedByRobots = skippedByRobots
+    }
+}
+
+/// One fetched (or failed) page and what its audit found.
+public struct PageRecord: Sendable {
+    /// The URL as the crawl planned it (the key for resuming a run).
+    public var url: String
+    /// Where redirects ended, when different from `url`.
+    public var finalURL: String?
+    /// The HTTP status, nil when no response came (DNS, timeout...).
+    public var statusCode: Int?
+    /// Each URL redirected through, in order, not including `url`.
+    public var redirectChain: [String]
+    public var contentType: String?
+    public var bytes: Int?
+    /// Link depth from a start URL (0 for start URLs and sitemap entries).
+    public var depth: Int
+    public var title: String?
+    public var fetchMilliseconds: Double?
+    public var auditMilliseconds: Double?
+    /// Why the page could not be audited, nil when it was. A page with an error counts as failed.
+    public var error: String?
+    /// Violations and incomplete nodes; passes are counted in `passCounts`.
+    public var findings: [FindingRecord]
+    /// Passing nodes per rule id (rules with no passing node may be left out).
+    public var passCounts: [String: Int]
+    /// The page's component candidates (`PageFingerprinter.components`), so the store can tell
+    /// which subtrees repeat across the site, including on pages where they have no finding.
+    public var components: [ComponentCandidate]
+
+    public init(
+        url: String, finalURL: String? = nil, statusCode: Int? = nil, redirectChain: [String] = [], contentType: String? = nil,
+        bytes: Int? = nil, depth: Int = 0, title: String? = nil, fetchMilliseconds: Double? = nil, auditMilliseconds: Double? = nil,
+        error: String? = nil, findings: [FindingRecord] = [], passCounts: [String: Int] = [:], components: [ComponentCandidate] = []
+    ) {
+        self.url = url
+        self.finalURL = finalURL
+        self.statusCode = statusCode
+        self.redirectChain = redirectChain
+        self.contentType = contentType
+        self.bytes = bytes
+        self.depth = depth
+        self.title = title
+        self.fetchMilliseconds = fetchMilliseconds
+        self.auditMilliseconds = auditMilliseconds
+        self.error = error
+        self.findings = findings
+        self.passCounts = passCounts
+        self.components = components
+    }
+}
+
+/// Whether a finding fails or needs a person to review it (axe-core's `incomplete`).
+public enum FindingOutcome: String, Sendable, Codable {
+    case violation, incomplete
+}
+
+/// One failing (or undecided) element for one rule.
+public struct FindingRecord: Sendable {
+    public var ruleID: String
+    /// The impact as reported for this node (after any rule-set override).
+    public var impact: Impact
+    public var outcome: FindingOutcome
+    /// A CSS selector matching exactly the element on its page.
+    public var target: String
+    /// The element's markup, shortened.
+    public var snippet: String
+    /// What is wrong with this element.
+    public var message: String
+    /// nil for first-party markup; otherwise the vendor whose selector holds the element.
+    public var owner: String?
+    /// The element's fingerprint (`PageFingerprinter.identity(of:)`).
+    public var identity: FindingIdentity
+
+    public init(
+        ruleID: String, impact: Impact, outcome: FindingOutcome, target: String, snippet: String, message: String,
+        owner: String? = nil, identity: FindingIdentity
+    ) {
+        self.ruleID = ruleID
+        self.impact = impact
+        self.outcome = outcome
+        self.target = target
+        self.snippet = snippet
+        self.message = message
+        self.owner = owner
+        self.identity = identity
+    }
+}
+
+/// A run as stored.
+public struct StoredRun: Sendable, Equatable {
+    public let id: RunID
+    public let startedAt: Date
+    public let endedAt: Date?
+    public let status: RunStatus
+    public let configHash: String
+    public let ruleSetName: String
+    public let ruleIDs: [String]
+    public let ruleSetHash: String
+    public let canopyVersion: String
+    public let startURLs: [String]
+    public let coverage: RunCoverage
+}
+
+/// A page as stored (without its findings).
+public struct StoredPage: Sendable, Equatable {
+    public let url: String
+    public let finalURL: String?
+    public let statusCode: Int?
+    public let redirectChain: [String]
+    public let contentType: String?
+    public let bytes: Int?
+    public let depth: Int
+    public let title: String?
+    /// The URL template, set when the run finishes (nil before).
+    public let pageType: String?
+    public let fetchMilliseconds: Double?
+    public let auditMilliseconds: Double?
+    public let error: String?
+}
+
+/// A finding as stored, with its issue key once the run has finished.
+public struct StoredFinding: Sendable, Equatable {
+    public let pageURL: String
+    public let ruleID: String
+    public let impact: Impact
+    public let outcome: FindingOutcome
+    public let target: String
+    public let snippet: String
+    public let message: String
+    public let owner: String?
+    public let elementSignature: String
+    public let componentKey: String?
+    /// The issue this finding is an instance of; nil until the run finishes.
+    public let issueKey: String?
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Settings of the analysis that runs when a run finishes.
+public struct StoreAnalysisOptions: Sendable {
+    /// A component candidate is site-wide when it is on at least this share of the run's audited pages...
+    public var componentPageShare: Double
+    /// ...and on at least this many pages.
+    public var componentMinimumPages: Int
+    public var pageTypes: PageTypeClassifier
+
+    public init(componentPageShare: Double = 0.5, componentMinimumPages: Int = 3, pageTypes: PageTypeClassifier = PageTypeClassifier()) {
+        self.componentPageShare = componentPageShare
+        self.componentMinimumPages = componentMinimumPages
+        self.pageTypes = pageTypes
+    }
+}
+
+/// What a run's findings mean once all its pages are in: page types, site-wide components, each
+/// finding's issue key, and the per-run summaries trends read (`run_issues`, `run_page_types`,
+/// `run_rule_passes`). Runs inside the caller's transaction; running it again replaces its output.
+///
+/// Issue keys:
+/// - in a site-wide component: hash(rule, outcome, component key, signature inside the component)
+///   — the same footer problem is one issue on every page;
+/// - elsewhere: hash(rule, outcome, page type, element signature) — the same template problem on
+///   500 product pages is one issue with 500 instances, and a problem on a one-off page is its own.
+struct RunAnalysis {
+    let database: SQLiteDatabase
+    let options: StoreAnalysisOptions
+
+    func analyze(_ run: RunID) throws {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        for table in ["run_page_types", "run_components", "run_issues", "run_rule_passes"] {
+            // Table names come from this fixed list; values are bound.
+            try database.run("DELETE FROM \(table) WHERE run_id = ?", [runValue])
+        }
+        try classifyPages(run)
+        let siteWide = try siteWideComponents(run)
+        try assignIssueKeys(run, siteWide: siteWide)
+        try database.run(
+            """
+            INSERT INTO run_rule_passes (run_id, rule_id, passes)
+            SELECT pages.run_id, rule_passes.rule_id, SUM(rule_passes.passes)
+            FROM rule_passes JOIN pages ON pages.id = rule_passes.page_id
+            WHERE pages.run_id = ? GROUP BY rule_passes.rule_id
+            """,
+            [runValue]
+        )
+    }
+
+    private func classifyPages(_ run: RunID) throws {
+        let pages = try database.query("SELECT id, url FROM pages WHERE run_id = ?", [.integer(run.rawValue)]) { ($0.int64(0), $0.string(1)) }
+        let previousTypes = try database.query(
+            """
+            SELECT page_type FROM run_page_types
+            WHERE run_id = (SELECT MAX(id) FROM runs WHERE status = 'complete' AND id < ?)
+            """,
+            [.integer(run.rawValue)]
+        ) { $0.string(0) }
+        let types = options.pageTypes.pageTypes(
+            for: pages.map(\.1), stickyPrefixes: PageTypeClassifier.collapsedPrefixes(of: previousTypes)
+        )
+        var counts: [String: Int] = [:]
+        for (id, url) in pages {
+            let type = types[url] ?? "/"
+            counts[type, default: 0] += 1
+            try database.run("UPDATE pages SET page_type = ? WHERE id = ?", [.text(type), .integer(id)])
+        }
+        for (type, count) in counts {
+            try database.run(
+                "INSERT INTO run_page_types (run_id, page_type, page_count) VALUES (?, ?, ?)",
+                [.integer(run.rawValue), .text(type), .integer(Int64(count))]
+            )
+        }
+    }
+
+    private struct ComponentIdentity: Hashable {
+        let key: String
+        let structureHash: String
+    }
+
+    private func siteWideComponents(_ run: RunID) throws -> Set<ComponentIdentity> {
+        let audited = try database.queryFirst(
+            "SELECT COUNT(*) FROM pages WHERE run_id = ? AND error IS NULL", [.integer(run.rawValue)]
+        ) { $0.int(0) } ?? 0
+        let needed = max(options.componentMinimumPages, Int((Double(audited) * options.componentPageShare).rounded(.up)))
+        let counted = try database.query(
+            """
+            SELECT page_components.component_key, page_components.structure_hash, COUNT(*)
+            FROM page_components JOIN pages ON pages.id = page_components.page_id
+            WHERE pages.run_id = ? GROUP BY 1, 2 HAVING COUNT(*) >= ?
+            """,
+            [.integer(run.rawValue), .integer(Int64(needed))]
+        ) { (ComponentIdentity(key: $0.string(0), structureHash: $0.string(1)), $0.int(2)) }
+        for (component, pageCount) in counted {
+            try database.run(
+                "INSERT INTO run_components (run_id, component_key, structure_hash, page_count) VALUES (?, ?, ?, ?)",
+                [.integer(run.rawValue), .text(component.key), .text(component.structureHash), .integer(Int64(pageCount))]
+            )
+        }
+        return Set(counted.map(\.0))
+    }
+
+    private struct IssueSummary {
+        let ruleID: String
+        let outcome: String
+        var impactRank: Int
+        var impact: String
+        var owner: String?
+        let pageType: String?
+        let componentKey: String?
+        var pages: Set<Int64>
+        var findings: Int
+        let exampleFindingID: Int64
+    }
+
+    private static let impactRanks = ["minor": 0, "moderate": 1, "serious": 2, "critical": 3]
+
+    private func assignIssueKeys(_ run: RunID, siteWide: Set<ComponentIdentity>) throws {
+        struct Keyed { let findingID: Int64; let issueKey: String }
+        var keyed: [Keyed] = []
+        var issues: [String: IssueSummary] = [:]
+        try database.forEachRow(
+            """
+            SELECT findings.id, findings.page_id, findings.rule_id, findings.outcome, findings.impact, findings.owner,
+                   findings.element_signature, findings.component_key, findings.component_hash, findings.component_signature,
+                   pages.page_type
+            FROM findings JOIN pages ON pages.id = findings.page_id
+            WHERE findings.run_id = ? ORDER BY findings.id
+            """,
+            [.integer(run.rawValue)]
+        ) { row in
+            let findingID = row.int64(0), pageID = row.int64(1)
+            let ruleID = row.string(2), outcome = row.string(3), impact = row.string(4), owner = row.optionalString(5)
+            let pageType = row.string(10)
+            var component: String?
+            if let key = row.optionalString(7), let hash = row.optionalString(8), siteWide.contains(ComponentIdentity(key: key, structureHash: hash)) {
+                component = key
+            }
+            let issueKey = component.map { StableHasher.hex(of: "component", ruleID, outcome, $0, row.string(9)) }
+                ?? StableHasher.hex(of: "page", ruleID, outcome, pageType, row.string(6))
+            keyed.append(Keyed(findingID: findingID, issueKey: issueKey))
+            let rank = Self.impactRanks[impact] ?? 0
+            if var summary = issues[issueKey] {
+                summary.pages.insert(pageID)
+                summary.findings += 1
+                if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, impact) }
+                if summary.owner == nil { summary.owner = owner }
+                issues[issueKey] = summary
+            } else {
+                issues[issueKey] = IssueSummary(
+                    ruleID: ruleID, outcome: outcome, impactRank: rank, impact: impact, owner: owner,
+                    pageType: component == nil ? pageType : nil, componentKey: component, pages: [pageID], findings: 1,
+                    exampleFindingID: findingID
+                )
+            }
+        }
+        for finding in keyed {
+            try database.run("UPDATE findings SET issue_key = ? WHERE id = ?", [.text(finding.issueKey), .integer(finding.findingID)])
+        }
+        for (key, issue) in issues {
+            try database.run(
+                """
+                INSERT INTO run_issues (run_id, issue_key, rule_id, impact, outcome, owner, page_type, component_key, instances, findings, example_finding_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(run.rawValue), .text(key), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
+                    SQLiteValue(issue.owner), SQLiteValue(issue.pageType), SQLiteValue(issue.componentKey),
+                    .integer(Int64(issue.pages.count)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
+                ]
+            )
+        }
+    }
+}

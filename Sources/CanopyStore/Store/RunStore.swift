@@ -1,0 +1,356 @@
+import CanopyRules
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The history of a site's crawls in one SQLite file: runs, their pages and findings, and what
+/// the analysis at the end of each run derived (page types, components, issue keys).
+///
+/// Every write is a transaction: a batch of pages is all in or all out, and a run counts in
+/// trends only once `finish` has marked it complete, so a crash mid-crawl leaves earlier runs as
+/// they were and the crawl's own run `running` until someone marks it interrupted
+/// (`interruptAbandonedRuns()` does it for runs whose process is gone).
+///
+/// One store is one connection, safe to share between tasks (calls are serialized). Several
+/// stores may open the same file at once, in one process or several: a report can read while a
+/// crawl writes.
+public final class RunStore: @unchecked Sendable {
+    public let path: String
+    public let analysisOptions: StoreAnalysisOptions
+    // Guards `database`, which SQLite requires be used by one thread at a time.
+    private let lock = NSLock()
+    private let database: SQLiteDatabase
+
+    /// Opens the store at `path`, creating it and its folder if needed, and migrates it to the current schema.
+    /// - Parameter readOnly: for reports: no migration, no writes (fails if the file needs migrating).
+    public init(path: String, readOnly: Bool = false, analysis: StoreAnalysisOptions = StoreAnalysisOptions()) throws {
+        self.path = path
+        self.analysisOptions = analysis
+        if !readOnly {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        database = try SQLiteDatabase(path: path, readOnly: readOnly)
+        if readOnly {
+            let found = try Schema.version(of: database)
+            guard found == Schema.currentVersion else {
+                throw found > Schema.currentVersion
+                    ? StoreError.newerSchema(found: found, supported: Schema.currentVersion)
+                    : StoreError.needsMigration(found: found, required: Schema.currentVersion)
+            }
+        } else {
+            try Schema.migrate(database, options: analysis)
+        }
+    }
+
+    /// The schema version this Canopy writes.
+    public static var schemaVersion: Int { Schema.currentVersion }
+
+    /// The schema version of the open file.
+    public func schemaVersion() throws -> Int { try withDatabase { try Schema.version(of: $0) } }
+
+    func withDatabase<Value>(_ body: (SQLiteDatabase) throws -> Value) throws -> Value {
+        try lock.withLock { try body(database) }
+    }
+
+    // MARK: Writing a run
+
+    /// Records the start of a run, `running` until finished or interrupted.
+    public func begin(_ start: RunStart) throws -> RunID {
+        try begin(start, processID: Int64(getpid()))
+    }
+
+    func begin(_ start: RunStart, processID: Int64) throws -> RunID {
+        try withDatabase { database in
+            try database.transaction {
+                try database.run(
+                    """
+                    INSERT INTO runs (started_at, status, config_hash, rule_set_name, rule_ids, rule_set_hash, canopy_version,
+                                      start_urls, pages_planned, process_id, host_name)
+                    VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .real(start.startedAt.timeIntervalSince1970), .text(start.configHash), .text(start.ruleSetName),
+                        .text(Lines.join(start.ruleIDs)), .text(start.ruleSetHash), .text(start.canopyVersion),
+                        .text(Lines.join(start.startURLs)), .integer(Int64(start.pagesPlanned)), .integer(processID),
+                        .text(ProcessInfo.processInfo.hostName),
+                    ]
+                )
+                return RunID(database.lastInsertRowID)
+            }
+        }
+    }
+
+    /// Adds pages and their findings to a running run, all in one transaction. A page already
+    /// recorded for the run (a resumed crawl fetching it again) is replaced.
+    public func record(_ pages: [PageRecord], run: RunID) throws {
+        try withDatabase { database in
+            try database.transaction {
+                try Self.requireRunning(run, in: database)
+                for page in pages { try Self.insert(page, run: run, into: database) }
+            }
+        }
+    }
+
+    private static func insert(_ page: PageRecord, run: RunID, into database: SQLiteDatabase) throws {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        try database.run("DELETE FROM pages WHERE run_id = ? AND url = ?", [runValue, .text(page.url)])
+        try database.run(
+            """
+            INSERT INTO pages (run_id, url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, fetch_ms, audit_ms, error)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                runValue, .text(page.url), SQLiteValue(page.finalURL), SQLiteValue(page.statusCode), .text(Lines.join(page.redirectChain)),
+                SQLiteValue(page.contentType), SQLiteValue(page.bytes), .integer(Int64(page.depth)), SQLiteValue(page.title),
+                SQLiteValue(page.fetchMilliseconds), SQLiteValue(page.auditMilliseconds), SQLiteValue(page.error),
+            ]
+        )
+        let pageValue = SQLiteValue.integer(database.lastInsertRowID)
+        for finding in page.findings {
+            let component = finding.identity.component
+            try database.run(
+                """
+                INSERT INTO findings (run_id, page_id, rule_id, impact, outcome, target, snippet, message, owner,
+                                      element_signature, component_key, component_hash, component_signature)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    runValue, pageValue, .text(finding.ruleID), .text(finding.impact.rawValue), .text(finding.outcome.rawValue),
+                    .text(finding.target), .text(finding.snippet), .text(finding.message), SQLiteValue(finding.owner),
+                    .text(finding.identity.elementSignature), SQLiteValue(component?.candidate.key),
+                    SQLiteValue(component?.candidate.structureHash), SQLiteValue(component?.elementSignature),
+                ]
+            )
+        }
+        for (ruleID, passes) in page.passCounts where passes > 0 {
+            try database.run(
+                "INSERT INTO rule_passes (page_id, rule_id, passes) VALUES (?, ?, ?)",
+                [pageValue, .text(ruleID), .integer(Int64(passes))]
+            )
+        }
+        for component in page.components {
+            try database.run(
+                "INSERT OR IGNORE INTO page_components (page_id, component_key, structure_hash) VALUES (?, ?, ?)",
+                [pageValue, .text(component.key), .text(component.structureHash)]
+            )
+        }
+    }
+
+    /// Marks a run complete with its coverage, after the analysis that gives its findings their
+    /// issue keys; all in one transaction, so a run is either complete and analysed or not complete.
+    public func finish(_ run: RunID, coverage: RunCoverage, endedAt: Date = Date()) throws {
+        try withDatabase { database in
+            try database.transaction {
+                try Self.requireRunning(run, in: database)
+                try RunAnalysis(database: database, options: analysisOptions).analyze(run)
+                try database.run(
+                    """
+                    UPDATE runs SET status = 'complete', ended_at = ?, pages_planned = ?, pages_crawled = ?, pages_failed = ?,
+                                    pages_skipped_scope = ?, pages_skipped_robots = ?
+                    WHERE id = ?
+                    """,
+                    [
+                        .real(endedAt.timeIntervalSince1970), .integer(Int64(coverage.planned)), .integer(Int64(coverage.crawled)),
+                        .integer(Int64(coverage.failed)), .integer(Int64(coverage.skippedByScope)),
+                        .integer(Int64(coverage.skippedByRobots)), .integer(run.rawValue),
+                    ]
+                )
+            }
+        }
+    }
+
+    /// Marks a running run interrupted: it keeps its pages (for resuming) but never counts in trends.
+    public func markInterrupted(_ run: RunID, at date: Date = Date()) throws {
+        try withDatabase { database in
+            try database.transaction {
+                try Self.requireRunning(run, in: database)
+                try database.run(
+                    "UPDATE runs SET status = 'interrupted', ended_at = ? WHERE id = ?",
+                    [.real(date.timeIntervalSince1970), .integer(run.rawValue)]
+                )
+            }
+        }
+    }
+
+    /// Marks interrupted every running run started on this machine by a process that no longer
+    /// exists (a crawl that crashed or was killed). Returns the runs it marked.
+    public func interruptAbandonedRuns(at date: Date = Date()) throws -> [RunID] {
+        let hostName = ProcessInfo.processInfo.hostName
+        return try withDatabase { database in
+            try database.transaction {
+                let running = try database.query("SELECT id, process_id, host_name FROM runs WHERE status = 'running'") {
+                    (RunID($0.int64(0)), $0.optionalInt(1), $0.optionalString(2))
+                }
+                var marked: [RunID] = []
+                for (run, processID, runHost) in running where runHost == hostName {
+                    guard let processID, !Self.processExists(processID) else { continue }
+                    try database.run(
+                        "UPDATE runs SET status = 'interrupted', ended_at = ? WHERE id = ?",
+                        [.real(date.timeIntervalSince1970), .integer(run.rawValue)]
+                    )
+                    marked.append(run)
+                }
+                return marked
+            }
+        }
+    }
+
+    private static func processExists(_ processID: Int) -> Bool {
+        guard processID > 0, processID <= Int(Int32.max) else { return false }
+        // Signal 0 checks existence without signalling; EPERM means it exists under another user.
+        return kill(pid_t(processID), 0) == 0 || errno == EPERM
+    }
+
+    /// Makes an interrupted run running again in this process, to add the pages it still lacks
+    /// (`recordedURLs(run:)` tells which it has).
+    public func resume(_ run: RunID) throws {
+        try withDatabase { database in
+            try database.transaction {
+                guard let status = try Self.status(of: run, in: database) else { throw StoreError.unknownRun(run) }
+                guard status != .complete else { throw StoreError.runNotRunning(run, status) }
+                try database.run(
+                    "UPDATE runs SET status = 'running', ended_at = NULL, process_id = ?, host_name = ? WHERE id = ?",
+                    [.integer(Int64(getpid())), .text(ProcessInfo.processInfo.hostName), .integer(run.rawValue)]
+                )
+            }
+        }
+    }
+
+    private static func status(of run: RunID, in database: SQLiteDatabase) throws -> RunStatus? {
+        try database.queryFirst("SELECT status FROM runs WHERE id = ?", [.integer(run.rawValue)]) { RunStatus(rawValue: $0.string(0)) } ?? nil
+    }
+
+    private static func requireRunning(_ run: RunID, in database: SQLiteDatabase) throws {
+        guard let status = try status(of: run, in: database) else { throw StoreError.unknownRun(run) }
+        guard status == .running else { throw StoreError.runNotRunning(run, status) }
+    }
+
+    // MARK: Reading
+
+    /// The URLs recorded so far for a run, to resume it without fetching them again.
+    public func recordedURLs(run: RunID) throws -> Set<String> {
+        try withDatabase { database in
+            Set(try database.query("SELECT url FROM pages WHERE run_id = ?", [.integer(run.rawValue)]) { $0.string(0) })
+        }
+    }
+
+    /// All runs, oldest first.
+    public func runs() throws -> [StoredRun] {
+        try withDatabase { try Self.runs(in: $0, where: nil) }
+    }
+
+    public func run(_ id: RunID) throws -> StoredRun? {
+        try withDatabase { try Self.runs(in: $0, where: id).first }
+    }
+
+    static let runColumns = """
+        id, started_at, ended_at, status, config_hash, rule_set_name, rule_ids, rule_set_hash, canopy_version, start_urls,
+        pages_planned, pages_crawled, pages_failed, pages_skipped_scope, pages_skipped_robots
+        """
+
+    static func runs(in database: SQLiteDatabase, where id: RunID?) throws -> [StoredRun] {
+        let filter = id == nil ? "" : "WHERE id = ?"
+        return try database.query("SELECT \(runColumns) FROM runs \(filter) ORDER BY id", id.map { [.integer($0.rawValue)] } ?? []) { row in
+            try storedRun(row)
+        }
+    }
+
+    static func storedRun(_ row: SQLiteRow) throws -> StoredRun {
+        StoredRun(
+            id: RunID(row.int64(0)), startedAt: Date(timeIntervalSince1970: row.double(1)),
+            endedAt: row.optionalDouble(2).map(Date.init(timeIntervalSince1970:)),
+            status: try decode(RunStatus.self, row.string(3)), configHash: row.string(4), ruleSetName: row.string(5),
+            ruleIDs: Lines.split(row.string(6)), ruleSetHash: row.string(7), canopyVersion: row.string(8),
+            startURLs: Lines.split(row.string(9)),
+            coverage: RunCoverage(
+                planned: row.int(10), crawled: row.int(11), failed: row.int(12), skippedByScope: row.int(13), skippedByRobots: row.int(14)
+            )
+        )
+    }
+
+    /// The pages of a run in the order they were recorded.
+    public func pages(run: RunID) throws -> [StoredPage] {
+        try withDatabase { database in
+            try database.query(
+                """
+                SELECT url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, page_type, fetch_ms, audit_ms, error
+                FROM pages WHERE run_id = ? ORDER BY id
+                """,
+                [.integer(run.rawValue)]
+            ) { row in
+                StoredPage(
+                    url: row.string(0), finalURL: row.optionalString(1), statusCode: row.optionalInt(2), redirectChain: Lines.split(row.string(3)),
+                    contentType: row.optionalString(4), bytes: row.optionalInt(5), depth: row.int(6), title: row.optionalString(7),
+                    pageType: row.optionalString(8), fetchMilliseconds: row.optionalDouble(9), auditMilliseconds: row.optionalDouble(10),
+                    error: row.optionalString(11)
+                )
+            }
+        }
+    }
+
+    /// The findings of a run (of one of its pages when `pageURL` is given), in recording order.
+    public func findings(run: RunID, pageURL: String? = nil) throws -> [StoredFinding] {
+        try withDatabase { database in
+            var sql = """
+                SELECT pages.url, findings.rule_id, findings.impact, findings.outcome, findings.target, findings.snippet, findings.message,
+                       findings.owner, findings.element_signature, findings.component_key, findings.issue_key
+                FROM findings JOIN pages ON pages.id = findings.page_id
+                WHERE findings.run_id = ?
+                """
+            var parameters: [SQLiteValue] = [.integer(run.rawValue)]
+            if let pageURL {
+                sql += " AND pages.url = ?"
+                parameters.append(.text(pageURL))
+            }
+            return try database.query(sql + " ORDER BY findings.id", parameters) { row in
+                StoredFinding(
+                    pageURL: row.string(0), ruleID: row.string(1), impact: try Self.decode(Impact.self, row.string(2)),
+                    outcome: try Self.decode(FindingOutcome.self, row.string(3)), target: row.string(4), snippet: row.string(5),
+                    message: row.string(6), owner: row.optionalString(7), elementSignature: row.string(8),
+                    componentKey: row.optionalString(9), issueKey: row.optionalString(10)
+                )
+            }
+        }
+    }
+
+    /// Pass counts of one page by rule.
+    public func passCounts(run: RunID, pageURL: String) throws -> [String: Int] {
+        try withDatabase { database in
+            let rows = try database.query(
+                """
+                SELECT rule_passes.rule_id, rule_passes.passes FROM rule_passes JOIN pages ON pages.id = rule_passes.page_id
+                WHERE pages.run_id = ? AND pages.url = ?
+                """,
+                [.integer(run.rawValue), .text(pageURL)]
+            ) { ($0.string(0), $0.int(1)) }
+            return Dictionary(uniqueKeysWithValues: rows)
+        }
+    }
+
+    /// The components found site-wide in a complete run, with the number of pages holding each.
+    public func siteWideComponents(run: RunID) throws -> [(candidate: ComponentCandidate, pageCount: Int)] {
+        try withDatabase { database in
+            try database.query(
+                "SELECT component_key, structure_hash, page_count FROM run_components WHERE run_id = ? ORDER BY component_key",
+                [.integer(run.rawValue)]
+            ) { (ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)), $0.int(2)) }
+        }
+    }
+
+    static func decode<Value: RawRepresentable>(_ type: Value.Type, _ raw: String) throws -> Value where Value.RawValue == String {
+        guard let value = Value(rawValue: raw) else { throw StoreError.corruptValue(column: String(describing: type), value: raw) }
+        return value
+    }
+}
+
+/// Lists stored one item a line: URLs and rule ids never contain a line break, and a line-joined
+/// list is cheaper to write and read than JSON for the hundreds of thousands of pages of a history.
+enum Lines {
+    static func join(_ items: [String]) -> String { items.joined(separator: "\n") }
+    static func split(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// A site's accessibility over its complete runs, and the open issues of the latest one.
+///
+/// The JSON form (`jsonData()`) is an interface for dashboards: field names are camelCase and
+/// stable, dates ISO 8601, and docs/trend-json.md documents every field. Add fields; do not
+/// rename or remove them without raising `formatVersion`.
+public struct TrendReport: Codable, Sendable, Equatable {
+    /// The version of this JSON shape.
+    public var formatVersion: Int
+    public var generatedAt: Date
+    /// Complete runs, oldest first. Running and interrupted runs are never part of a trend.
+    public var runs: [RunTrend]
+    /// The latest complete run's issues and pages, nil when no run is complete.
+    public var latest: LatestRun?
+
+    public static let currentFormatVersion = 1
+
+    /// The report as JSON: sorted keys, ISO 8601 dates.
+    public func jsonData(prettyPrinted: Bool = true) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    public static func decode(_ data: Data) throws -> TrendReport {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(TrendReport.self, from: data)
+    }
+}
+
+/// One complete run in the trend.
+public struct RunTrend: Codable, Sendable, Equatable {
+    public var runId: RunID
+    public var startedAt: Date
+    public var endedAt: Date?
+    public var canopyVersion: String
+    public var ruleSetName: String
+    public var coverage: RunCoverage
+    /// Violations: unique issues, instances (issue × page) and findings (failing elements).
+    public var violations: IssueTotals
+    /// Elements that need a person's review (axe-core's incomplete).
+    public var needsReview: IssueTotals
+    /// Violations by impact, most severe first.
+    public var byImpact: [GroupTotals]
+    /// Violations by rule, with the rule's passing elements over the run.
+    public var byRule: [RuleTotals]
+    /// Violations outside site-wide components, by page type.
+    public var byPageType: [GroupTotals]
+    /// Violations inside site-wide components, by component.
+    public var byComponent: [GroupTotals]
+    /// Violations by owner: `firstParty` true for the site's own markup, else the vendor's name.
+    public var byOwner: [OwnerTotals]
+    /// Against the previous complete run; nil for the first one.
+    public var comparison: RunComparison?
+}
+
+public struct IssueTotals: Codable, Sendable, Equatable {
+    public var issues: Int
+    public var instances: Int
+    public var findings: Int
+}
+
+public struct GroupTotals: Codable, Sendable, Equatable {
+    public var name: String
+    public var issues: Int
+    public var instances: Int
+}
+
+public struct RuleTotals: Codable, Sendable, Equatable {
+    public var ruleId: String
+    public var issues: Int
+    public var instances: Int
+    public var findings: Int
+    public var passes: Int
+}
+
+public struct OwnerTotals: Codable, Sendable, Equatable {
+    /// nil for first-party markup.
+    public var owner: String?
+    public var firstParty: Bool
+    public var issues: Int
+    public var instances: Int
+}
+
+/// What changed since the previous complete run.
+public struct RunComparison: Codable, Sendable, Equatable {
+    public var previousRunId: RunID
+    /// Violation issues in this run and not in the previous one.
+    public var newIssues: Int
+    /// Violation issues in the previous run and not in this one.
+    public var fixedIssues: Int
+    /// Violation issues in both.
+    public var persistingIssues: Int
+    /// The rule set's hash differs: a jump in counts may come from the rules, not the site.
+    public var ruleSetChanged: Bool
+    public var rulesAdded: [String]
+    public var rulesRemoved: [String]
+    public var configChanged: Bool
+    public var canopyVersionChanged: Bool
+    /// Readable reasons, e.g. "rules added: image-alt", "configuration changed".
+    public var changes: [String]
+}
+
+/// The latest complete run's open issues and pages.
+public struct LatestRun: Codable, Sendable, Equatable {
+    public var runId: RunID
+    /// Violations and needs-review issues, most severe and widespread first.
+    public var openIssues: [OpenIssue]
+    /// Page types with their page counts, for coverage by template.
+    public var pageTypes: [GroupCount]
+    /// Site-wide components with the number of pages holding them.
+    public var components: [GroupCount]
+    /// Every page of the run with its findings, for drill-down.
+    public var pages: [PageDrillDown]
+}
+
+public struct GroupCount: Codable, Sendable, Equatable {
+    public var name: String
+    public var pages: Int
+}
+
+public struct OpenIssue: Codable, Sendable, Equatable {
+    public var issueKey: String
+    public var ruleId: String
+    public var impact: String
+    /// `violation` or `incomplete`.
+    public var outcome: String
+    public var owner: String?
+    /// The page type for a template issue; nil for a component issue.
+    public var pageType: String?
+    /// The site-wide component holding it (e.g. `footer`); nil for a template issue.
+    public var component: String?
+    /// Pages with an instance of the issue.
+    public var pageCount: Int
+    public var findingCount: Int
+    public var firstSeenRunId: RunID
+    public var firstSeenAt: Date
+    /// Not in the previous complete run.
+    public var isNew: Bool
+    public var example: IssueExample
+}
+
+public struct IssueExample: Codable, Sendable, Equatable {
+    public var url: String
+    public var target: String
+    public var snippet: String
+    public var message: String
+}
+
+public struct PageDrillDown: Codable, Sendable, Equatable {
+    public var url: String
+    public var finalUrl: String?
+    public var title: String?
+    public var pageType: String?
+    public var statusCode: Int?
+    public var error: String?
+    public var findings: [PageFinding]
+}
+
+public struct PageFinding: Codable, Sendable, Equatable {
+    public var issueKey: String
+    public var ruleId: String
+    public var impact: String
+    public var outcome: String
+    public var target: String
+    public var owner: String?
+    public var component: String?
+}

@@ -1,0 +1,255 @@
+import CanopyCrawl
+import CanopyKit
+import CanopyRules
+import CanopyTestSupport
+import Foundation
+import Testing
+
+/// Keeps every page a crawl hands over, for assertions.
+final class CollectingSink: CrawlSink, @unchecked Sendable {
+    private let pages = LockedState<[CrawledPage]>([])
+
+    func record(_ page: CrawledPage) { pages.withLock { $0.append(page) } }
+
+    var all: [CrawledPage] { pages.withLock { $0 } }
+    var byPath: [String: CrawledPage] {
+        Dictionary(all.map { (URLComponents(string: $0.url)!.path, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+    var auditedPaths: Set<String> { Set(all.filter(\.audited).map { URLComponents(string: $0.url)!.path }) }
+}
+
+/// A page with links, a title and a language, and one known violation (an image without alt).
+func sitePage(_ title: String, links: [String] = [], extra: String = "") -> TestHTTPResponse {
+    let anchors = links.map { "<a href=\"\($0)\">\($0)</a>" }.joined(separator: "\n")
+    return .html("<!doctype html><html lang=en><head><title>\(title)</title></head><body><main><h1>\(title)</h1>\(anchors)\(extra)</main></body></html>")
+}
+
+func crawl(_ server: TestHTTPServer, start: String = "/", configure: (inout CrawlPlan) -> Void = { _ in }) throws -> (CrawlSummary, CollectingSink) {
+    var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize(server.url(start))], rules: RuleCatalog.defaultRules)
+    plan.fetchPolicy = FetchPolicy(maxInFlight: 8, maxPerHost: 4, retries: 1, backoff: 0.01)
+    plan.timeout = 5
+    plan.auditThreads = 2
+    configure(&plan)
+    let sink = CollectingSink()
+    let summary = try SiteCrawler(plan: plan, sink: sink).run()
+    return (summary, sink)
+}
+
+@Suite("SiteCrawler: a whole site over a real HTTP server")
+struct SiteCrawlerTests {
+    @Test("follows links breadth-first up to the depth limit and audits each page once")
+    func linksAndDepth() throws {
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/a", "/b", "/a#top", "./a"]),
+            "/a": sitePage("A", links: ["/a/deeper", "/"]),
+            "/b": sitePage("B", links: ["/b/deeper"]),
+            "/a/deeper": sitePage("Deeper", links: ["/a/deepest"]),
+            "/b/deeper": sitePage("Deeper B"),
+            "/a/deepest": sitePage("Deepest"),
+        ])
+
+        let (summary, sink) = try crawl(server) { $0.maxDepth = 2; $0.honoursRobots = false; $0.sitemaps = .none }
+
+        #expect(sink.auditedPaths == ["/", "/a", "/b", "/a/deeper", "/b/deeper"])
+        #expect(summary.pagesAudited == 5)
+        #expect(sink.byPath["/a/deeper"]?.record.depth == 2)
+        // "/a", "/a#top" and "./a" are one page.
+        #expect(server.requests.filter { $0.path == "/a" }.count == 1)
+    }
+
+    @Test("keeps to the start origin and honours exclude patterns, counting skips by reason")
+    func scope() throws {
+        let other = try TestHTTPServer.routes(["/": sitePage("Elsewhere")])
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/shop/1", "/admin/panel", other.url("/")]),
+            "/shop/1": sitePage("Shop"),
+            "/admin/panel": sitePage("Admin"),
+        ])
+
+        let (summary, sink) = try crawl(server) {
+            $0.honoursRobots = false
+            $0.sitemaps = .none
+            $0.scope = CrawlScope(startURLs: $0.startURLs, exclude: [URLPattern(pathPrefix: "/admin/")])
+        }
+
+        #expect(sink.auditedPaths == ["/", "/shop/1"])
+        #expect(other.requests.isEmpty)
+        #expect(summary.skippedByScope["off-origin"] == 1)
+        #expect(summary.skippedByScope["excluded-by-pattern"] == 1)
+    }
+
+    @Test("honours robots.txt disallow/allow for Canopy and its Crawl-delay")
+    func robots() throws {
+        let server = try TestHTTPServer.routes([
+            "/robots.txt": .text("User-agent: *\nDisallow: /\n\nUser-agent: Canopy\nDisallow: /private/\nAllow: /private/open\nCrawl-delay: 0.2\n"),
+            "/": sitePage("Home", links: ["/private/secret", "/private/open", "/public"]),
+            "/private/secret": sitePage("Secret"),
+            "/private/open": sitePage("Open"),
+            "/public": sitePage("Public"),
+        ])
+
+        let (summary, sink) = try crawl(server) { $0.sitemaps = .none }
+
+        #expect(sink.auditedPaths == ["/", "/private/open", "/public"])
+        #expect(summary.skippedByRobots == 1)
+        #expect(!server.requests.contains { $0.path == "/private/secret" })
+        let pageArrivals = server.requests.filter { $0.path != "/robots.txt" }.map(\.receivedAt).sorted()
+        for (earlier, later) in zip(pageArrivals, pageArrivals.dropFirst()) {
+            #expect(later.timeIntervalSince(earlier) >= 0.18, "Crawl-delay spaces the requests")
+        }
+    }
+
+    @Test("reads robots.txt Sitemap lines, sitemap indexes and gzip sitemaps")
+    func sitemaps() throws {
+        let server = try TestHTTPServer { request in
+            let base = "http://127.0.0.1:\(request.headers.first { $0.name.lowercased() == "host" }!.value.split(separator: ":").last!)"
+            switch request.path {
+            case "/robots.txt": return .text("User-agent: *\nAllow: /\nSitemap: \(base)/sitemap-index.xml\n")
+            case "/sitemap-index.xml":
+                return .raw("HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><sitemap><loc>\(base)/plain.xml</loc></sitemap><sitemap><loc>\(base)/packed.xml.gz</loc></sitemap></sitemapindex>")
+            case "/plain.xml":
+                return TestHTTPResponse(headers: [("Content-Type", "application/xml")], body: Array("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>\(base)/orphan-1</loc></url></urlset>".utf8))
+            case "/packed.xml.gz":
+                let xml = "<urlset><url><loc>\(base)/orphan-2</loc></url><url><loc>\(base)/orphan-3</loc></url></urlset>"
+                return TestHTTPResponse(headers: [("Content-Type", "application/gzip")], body: GzipStoredEncoder.encode(Array(xml.utf8)))
+            case "/": return sitePage("Home")
+            case "/orphan-1", "/orphan-2", "/orphan-3": return sitePage("Orphan")
+            default: return .notFound
+            }
+        }
+
+        let (summary, sink) = try crawl(server)
+
+        #expect(sink.auditedPaths == ["/", "/orphan-1", "/orphan-2", "/orphan-3"])
+        #expect(summary.sitemapsRead == 3)
+        #expect(summary.urlsFromSitemaps == 3)
+    }
+
+    @Test("follows redirect chains hop by hop and records them; loops, off-scope and non-http targets end with a reason")
+    func redirects() throws {
+        let other = try TestHTTPServer.routes(["/": sitePage("Elsewhere")])
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/old", "/loop-a", "/away", "/evil"]),
+            "/old": .redirect(to: "/older", status: 301),
+            "/older": .redirect(to: "/new", status: 302),
+            "/new": sitePage("New"),
+            "/loop-a": .redirect(to: "/loop-b"),
+            "/loop-b": .redirect(to: "/loop-a"),
+            "/away": .redirect(to: other.url("/")),
+            "/evil": .redirect(to: "file:///etc/passwd"),
+        ])
+
+        let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
+
+        let old = try #require(sink.byPath["/old"])
+        #expect(old.audited)
+        #expect(old.redirects.map(\.status) == [301, 302])
+        #expect(old.record.finalURL == server.url("/new"))
+        #expect(sink.byPath["/loop-a"]?.audited == false)
+        #expect(sink.byPath["/loop-a"]?.skippedReason?.contains("crawled under that URL") == true)
+        #expect(sink.byPath["/away"]?.skippedReason?.contains("out of scope") == true)
+        #expect(other.requests.isEmpty)
+        #expect(sink.byPath["/evil"]?.error?.contains("refused") == true)
+        #expect(sink.all.count == 5, "home, /old (→ /new), the loop, /away and /evil: one record each")
+    }
+
+    @Test("records 404 and 500, retries 429 and timeouts, and goes on")
+    func failures() throws {
+        let hits = LockedState(0)
+        let server = try TestHTTPServer { request in
+            switch request.path {
+            case "/": return sitePage("Home", links: ["/missing", "/broken", "/busy", "/slow", "/fine"])
+            case "/broken": return .text("oops", status: 500)
+            case "/busy":
+                let count = hits.withLock { $0 += 1; return $0 }
+                return count == 1 ? TestHTTPResponse.text("later", status: 429).withHeader("Retry-After", "0") : sitePage("Busy")
+            case "/slow": return sitePage("Slow").delayed(by: .seconds(3))
+            case "/fine": return sitePage("Fine")
+            default: return .notFound
+            }
+        }
+
+        let (summary, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none; $0.timeout = 0.3 }
+
+        #expect(sink.byPath["/missing"]?.error == "HTTP 404")
+        #expect(sink.byPath["/broken"]?.error == "HTTP 500")
+        #expect(sink.byPath["/broken"]?.attempts == 2)
+        #expect(sink.byPath["/busy"]?.audited == true)
+        #expect(sink.byPath["/busy"]?.attempts == 2)
+        #expect(sink.byPath["/slow"]?.error?.contains("timed out") == true)
+        #expect(sink.byPath["/fine"]?.audited == true)
+        #expect(summary.pagesAudited == 3)
+        #expect(summary.pagesWithErrorStatus == 2)
+        #expect(summary.pagesFailed == 1)
+    }
+
+    @Test("records non-HTML and over-size responses without auditing them; decodes legacy encodings")
+    func contentTypesSizesAndEncodings() throws {
+        let latin1Title: [UInt8] = Array("<!doctype html><html lang=fr><head><meta charset=windows-1252><title>Caf".utf8) + [0xE9] + Array("</title></head><body><main><h1>x</h1></main></body></html>".utf8)
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/doc.pdf", "/huge", "/cafe", "/untyped"]),
+            "/doc.pdf": TestHTTPResponse(headers: [("Content-Type", "application/pdf")], body: Array("%PDF-1.4".utf8)),
+            "/huge": .html(String(repeating: "<p>filler</p>", count: 20_000)),
+            "/cafe": TestHTTPResponse(headers: [("Content-Type", "text/html")], body: latin1Title),
+            "/untyped": TestHTTPResponse(body: Array("<!DOCTYPE html><title>No type</title><p>hi".utf8)),
+        ])
+
+        let (summary, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none; $0.maxBytesPerPage = 100_000 }
+
+        #expect(sink.byPath["/doc.pdf"]?.audited == false)
+        #expect(sink.byPath["/doc.pdf"]?.skippedReason?.contains("not HTML") == true)
+        #expect(sink.byPath["/huge"]?.error?.contains("larger than the limit") == true)
+        #expect(sink.byPath["/cafe"]?.record.title == "Café")
+        #expect(sink.byPath["/untyped"]?.audited == true)
+        #expect(summary.pagesNotHTML == 1)
+    }
+
+    @Test("sends credentials only to their hosts, also across redirects")
+    func credentialsStayHome() throws {
+        let other = try TestHTTPServer.routes(["/landing": sitePage("Other")])
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/hop"]),
+            "/hop": .redirect(to: other.url("/landing")),
+        ])
+
+        _ = try crawl(server) {
+            $0.honoursRobots = false
+            $0.sitemaps = .none
+            // Both origins are in scope, but the credentials belong to the first one only.
+            $0.scope = CrawlScope(startURLs: $0.startURLs, extraOrigins: [try! Origin(other.baseURL)])
+            $0.credentialHeaders = [HTTPHeader(name: "X-Staging-Token", value: "s3cret"), HTTPHeader(name: "Cookie", value: "session=abc")]
+            $0.credentialHosts = ["127.0.0.1:\(server.port)"]
+        }
+
+        #expect(server.requests.allSatisfy { $0.header("X-Staging-Token") == "s3cret" && $0.header("Cookie") == "session=abc" })
+        #expect(other.requests.count == 1)
+        #expect(other.requests.allSatisfy { $0.header("X-Staging-Token") == nil && $0.header("Cookie") == nil })
+    }
+
+    @Test("an unreachable start URL is reported as such")
+    func unreachableStart() throws {
+        let port = try TestHTTPServer.unusedPort()
+        var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("http://127.0.0.1:\(port)/")], rules: RuleCatalog.defaultRules)
+        plan.fetchPolicy = FetchPolicy(retries: 0)
+        let sink = CollectingSink()
+
+        let summary = try SiteCrawler(plan: plan, sink: sink).run()
+
+        #expect(summary.startUnreachable)
+        #expect(sink.all.count == 1)
+        #expect(sink.all.first?.error?.contains("could not connect") == true)
+    }
+
+    @Test("stops at max-pages")
+    func pageLimit() throws {
+        let server = try TestHTTPServer { request in
+            let number = Int(request.pathWithoutQuery.dropFirst()) ?? 0
+            return sitePage("Page \(number)", links: (1...5).map { "/\(number * 5 + $0)" })
+        }
+
+        let (summary, sink) = try crawl(server, start: "/0") { $0.honoursRobots = false; $0.sitemaps = .none; $0.maxPages = 25 }
+
+        #expect(sink.all.count == 25)
+        #expect(summary.skippedByLimit > 0)
+    }
+}
