@@ -41,6 +41,15 @@ struct RuleSetTests {
         #expect(onDisk.name == "default")
     }
 
+    @Test func allSetListsEveryRegisteredRuleDefaultsFirst() throws {
+        let all = try RuleSet.load(contentsOf: Self.defaultFile.deletingLastPathComponent().appendingPathComponent("all.yml").path)
+        #expect(all.name == "all")
+        let expected = try RuleSet.standard().ruleIDs + RuleCatalog.optInRules.map(\.metadata.id)
+        #expect(all.ruleIDs == expected, "Rules/all.yml must list the default set's rules, then the opt-in ones in catalog order")
+        #expect(RuleCatalog.optInRules.count == 28)
+        #expect(Set(RuleCatalog.defaultRules.map(\.metadata.id)).isDisjoint(with: RuleCatalog.optInRules.map(\.metadata.id)))
+    }
+
     @Test func defaultSetHasNoImpactOverrides() throws {
         for rule in try RuleSet.standard().rules {
             #expect(rule.metadata == RuleCatalog.rule(withID: rule.metadata.id)?.metadata)
