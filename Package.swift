@@ -73,6 +73,15 @@ let package = Package(
             name: "canopy-bench",
             dependencies: ["CanopyHTML", "CanopyRules"]
         ),
+        .executableTarget(
+            name: "canopy-crawl-bench",
+            dependencies: ["CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules"]
+        ),
+        // Fuzz targets (docs/fuzzing.md); a plain build is their corpus replayer.
+        .executableTarget(
+            name: "canopy-fuzz",
+            dependencies: ["CanopyHTML", "CanopyRules"]
+        ),
 
         // A real HTTP/1.1 server on 127.0.0.1 for tests, with no dependencies.
         .target(name: "CanopyTestSupport", path: "Tests/Support"),

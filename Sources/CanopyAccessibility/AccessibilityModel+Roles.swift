@@ -76,26 +76,17 @@ extension AccessibilityModel {
 
     /// The implicit role alone (HTML-AAM, as axe maps it), with the model's focus and name facts.
     public func implicitRole(of element: Element) -> String? {
-        // Only elements named by `aria-labelledby` text can lead back to themselves; guarding just
-        // those spares nearly every element two set operations.
-        guard Self.implicitRoleNeedsName(element) else {
-            return ImplicitRoles.role(
-                of: element, isFocusable: isFocusable, hasAuthorName: hasAuthorGivenName,
-                headerScope: { self.tableHeaderScope(of: $0) })
-        }
+        guard let kind = ImplicitRoles.kind(of: element) else { return nil }
+        // Only roles that depend on `aria-labelledby` text can lead back to the element; guarding
+        // just those spares nearly every element two set operations.
         let position = element.position
-        guard resolvingImplicitRole.insert(position).inserted else { return nil }
-        defer { resolvingImplicitRole.remove(position) }
+        if kind.needsName {
+            guard resolvingImplicitRole.insert(position).inserted else { return nil }
+        }
+        defer { if kind.needsName { resolvingImplicitRole.remove(position) } }
         return ImplicitRoles.role(
-            of: element, isFocusable: isFocusable, hasAuthorName: hasAuthorGivenName,
+            of: element, kind: kind, isFocusable: isFocusable, hasAuthorName: hasAuthorGivenName,
             headerScope: { self.tableHeaderScope(of: $0) })
-    }
-
-    /// The elements whose implicit role asks `hasAuthorName` (see `ImplicitRoles.role`).
-    private static func implicitRoleNeedsName(_ element: Element) -> Bool {
-        guard element.isHTML else { return false }
-        let name = element.localName
-        return name == "section" || name == "form" || name == "aside"
     }
 
     private func resolveRole(of element: Element, options: RoleOptions) -> String? {

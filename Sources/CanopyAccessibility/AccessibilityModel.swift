@@ -44,22 +44,27 @@ public final class AccessibilityModel {
         let pageStyles = PageStyleRules(document: document)
         for element in document.elements {
             let position = element.position
-            let parentPosition = element.parent?.position
-            var style = InlineStyle(parsing: element.attribute("style"))
+            let parent = element.parent
+            let parentPosition = parent?.position
+            let attributes = VisibilityAttributes(of: element)
+            var style = InlineStyle(parsing: attributes.style ? element.attribute("style") : nil)
             if !pageStyles.isEmpty, let sheetStyle = pageStyles.style(for: element) {
                 style = sheetStyle.overridden(by: style)
             }
             let parentNotRendered = parentPosition.map { notRendered[$0] } ?? false
-            let unrendered = parentNotRendered || style.displayNone == true || Self.isNeverRendered(element)
+            let unrendered =
+                parentNotRendered || style.displayNone == true
+                || Self.isNeverRendered(element, parent: parent, hasHiddenAttribute: attributes.hidden)
             let inheritedVisibility = parentPosition.map { visibilityHidden[$0] } ?? false
             let invisible = style.visibility.map { $0 == .hidden } ?? inheritedVisibility
             notRendered[position] = unrendered
             visibilityHidden[position] = invisible
             // visibility:hidden can be undone by a descendant; aria-hidden, inert and display:none cannot.
             let parentHidden = parentPosition.map { hiddenForGood[$0] } ?? false
-            let hidden = parentHidden || unrendered || element.attribute("aria-hidden") == "true" || element.hasAttribute("inert")
+            let ariaHidden = attributes.ariaHidden && element.attribute("aria-hidden") == "true"
+            let hidden = parentHidden || unrendered || ariaHidden || attributes.inert
             hiddenForGood[position] = hidden
-            inert[position] = (parentPosition.map { inert[$0] } ?? false) || element.hasAttribute("inert")
+            inert[position] = (parentPosition.map { inert[$0] } ?? false) || attributes.inert
             hiddenFromAT[position] = hidden || invisible
         }
         self.hiddenFromAT = hiddenFromAT
@@ -68,23 +73,45 @@ public final class AccessibilityModel {
         self.inert = inert
     }
 
-    /// Elements a browser does not render, from the UA style sheet and the `hidden` attribute.
-    private static func isNeverRendered(_ element: Element) -> Bool {
-        guard element.isHTML else { return false }
-        switch element.localName {
-        case "head", "script", "style", "template", "noscript", "datalist", "title", "meta", "link", "base":
-            return true
-        case "input":
-            return element.attribute("type")?.lowercased() == "hidden" || element.hasAttribute("hidden")
-        default:
-            if element.hasAttribute("hidden") { return true }
-            // The content of a closed <details>, except its first <summary>, is not rendered.
-            if let parent = element.parent, parent.localName == "details", !parent.hasAttribute("open") {
-                return !(element.localName == "summary" && parent.children.first { $0.localName == "summary" } == element)
+    /// Which of the attributes that hide an element it has, from one walk over its attribute names
+    /// (the model is built for every element of every page, so one walk instead of four lookups).
+    private struct VisibilityAttributes {
+        var style = false
+        var hidden = false
+        var ariaHidden = false
+        var inert = false
+
+        init(of element: Element) {
+            for name in element.attributeNames {
+                // Comparing lengths first keeps most names from being compared at all.
+                switch name.utf8.count {
+                case 5:
+                    if name == "style" { style = true } else if name == "inert" { inert = true }
+                case 6: if name == "hidden" { hidden = true }
+                case 11: if name == "aria-hidden" { ariaHidden = true }
+                default: break
+                }
             }
-            return false
         }
     }
+
+    /// Elements a browser does not render, from the UA style sheet and the `hidden` attribute.
+    private static func isNeverRendered(_ element: Element, parent: Element?, hasHiddenAttribute: Bool) -> Bool {
+        guard element.isHTML else { return false }
+        let name = element.localName
+        if neverRendered.contains(name) { return true }
+        if hasHiddenAttribute { return true }
+        if name == "input" { return element.attribute("type")?.lowercased() == "hidden" }
+        // The content of a closed <details>, except its first <summary>, is not rendered.
+        if let parent, parent.localName == "details", !parent.hasAttribute("open") {
+            return !(name == "summary" && parent.children.first { $0.localName == "summary" } == element)
+        }
+        return false
+    }
+
+    private static let neverRendered: Set<String> = [
+        "head", "script", "style", "template", "noscript", "datalist", "title", "meta", "link", "base",
+    ]
 
     /// Hidden from assistive technology: `hidden`, `aria-hidden="true"`, `inert`,
     /// `display:none`/`visibility:hidden` (inline or from a simple page style rule), or never

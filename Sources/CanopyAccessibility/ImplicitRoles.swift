@@ -15,63 +15,80 @@ public enum ImplicitRoles {
         of element: Element, isFocusable: (Element) -> Bool, hasAuthorName: (Element) -> Bool,
         headerScope: (Element) -> TableHeaderScope = TableGrid.scope(of:)
     ) -> String? {
+        guard let kind = kind(of: element) else { return nil }
+        return role(of: element, kind: kind, isFocusable: isFocusable, hasAuthorName: hasAuthorName, headerScope: headerScope)
+    }
+
+    /// How an HTML element's implicit role is decided: a fixed role, or a rule of its own.
+    enum Kind {
+        case fixed(String)
+        case link, aside, footer, header, form, section, img, input, select, cell, headerCell
+
+        /// Whether the role depends on the element's author-given name (which may lead back to the element).
+        var needsName: Bool {
+            switch self {
+            case .aside, .form, .section: return true
+            default: return false
+            }
+        }
+    }
+
+    /// The kind of an element with an implicit role; nil for foreign elements and elements without one.
+    /// One hash lookup: a `switch` over the names compared each element with dozens of strings.
+    static func kind(of element: Element) -> Kind? {
         guard element.isHTML else { return nil }
-        switch element.localName {
-        case "a", "area": return element.hasAttribute("href") ? "link" : nil
-        case "article": return "article"
-        case "aside":
+        return kinds[element.localName]
+    }
+
+    private static let kinds: [String: Kind] = [
+        "a": .link, "area": .link, "article": .fixed("article"), "aside": .aside, "body": .fixed("document"),
+        "button": .fixed("button"), "datalist": .fixed("listbox"), "dd": .fixed("definition"), "dfn": .fixed("term"),
+        "dt": .fixed("term"), "details": .fixed("group"), "fieldset": .fixed("group"), "optgroup": .fixed("group"),
+        "dialog": .fixed("dialog"), "figure": .fixed("figure"), "footer": .footer, "header": .header, "form": .form,
+        "section": .section, "h1": .fixed("heading"), "h2": .fixed("heading"), "h3": .fixed("heading"),
+        "h4": .fixed("heading"), "h5": .fixed("heading"), "h6": .fixed("heading"), "hr": .fixed("separator"),
+        "img": .img, "input": .input, "li": .fixed("listitem"), "main": .fixed("main"), "math": .fixed("math"),
+        "meter": .fixed("meter"), "search": .fixed("search"), "menu": .fixed("list"), "ol": .fixed("list"),
+        "ul": .fixed("list"), "nav": .fixed("navigation"), "option": .fixed("option"), "output": .fixed("status"),
+        "progress": .fixed("progressbar"), "select": .select, "summary": .fixed("button"), "table": .fixed("table"),
+        "tbody": .fixed("rowgroup"), "thead": .fixed("rowgroup"), "tfoot": .fixed("rowgroup"), "td": .cell,
+        "th": .headerCell, "textarea": .fixed("textbox"), "tr": .fixed("row"),
+    ]
+
+    static func role(
+        of element: Element, kind: Kind, isFocusable: (Element) -> Bool, hasAuthorName: (Element) -> Bool,
+        headerScope: (Element) -> TableHeaderScope
+    ) -> String? {
+        switch kind {
+        case .fixed(let role): return role
+        case .link: return element.hasAttribute("href") ? "link" : nil
+        case .aside:
             // Inside other sectioning content, an aside is a landmark only when it has a name.
             let nested = element.parent.map { isInSectioningContent($0, includingMain: false, includingSelf: true) } ?? false
             return nested && !hasAuthorName(element) && !hasTitle(element) ? nil : "complementary"
-        case "body": return "document"
-        case "button": return "button"
-        case "datalist": return "listbox"
-        case "dd": return "definition"
-        case "dfn", "dt": return "term"
-        case "details", "fieldset", "optgroup": return "group"
-        case "dialog": return "dialog"
-        case "figure": return "figure"
-        case "footer": return isInSectioningContent(element, includingMain: true) ? nil : "contentinfo"
-        case "header": return isInSectioningContent(element, includingMain: true) ? nil : "banner"
-        case "form": return hasAuthorName(element) ? "form" : nil
-        case "section": return hasAuthorName(element) ? "region" : nil
-        case "h1", "h2", "h3", "h4", "h5", "h6": return "heading"
-        case "hr": return "separator"
-        case "img":
+        case .footer: return isInSectioningContent(element, includingMain: true) ? nil : "contentinfo"
+        case .header: return isInSectioningContent(element, includingMain: true) ? nil : "banner"
+        case .form: return hasAuthorName(element) ? "form" : nil
+        case .section: return hasAuthorName(element) ? "region" : nil
+        case .img:
             // alt="" makes an image decorative, unless global ARIA or focus says someone meant it.
             let emptyAlt = element.attribute("alt") == ""
             if emptyAlt && !ARIAAttributes.hasGlobalAttribute(element) && !isFocusable(element) { return "presentation" }
             return "img"
-        case "input": return inputRole(element)
-        case "li": return "listitem"
-        case "main": return "main"
-        case "math": return "math"
-        case "meter": return "meter"
-        case "search": return "search"
-        case "menu", "ol", "ul": return "list"
-        case "nav": return "navigation"
-        case "option": return "option"
-        case "output": return "status"
-        case "progress": return "progressbar"
-        case "select":
+        case .input: return inputRole(element)
+        case .select:
             let size = element.attribute("size").map(JavaScriptNumbers.parseInt) ?? nil
             return element.hasAttribute("multiple") || (size ?? 0) > 1 ? "listbox" : "combobox"
-        case "summary": return "button"
-        case "table": return "table"
-        case "tbody", "thead", "tfoot": return "rowgroup"
-        case "td":
+        case .cell:
             let table = element.ancestors.first { $0.isHTML && $0.localName == "table" }
             let tableRole = table.flatMap { AccessibilityModel.explicitRole(of: $0, options: .axeDefault) }
             return tableRole == "grid" || tableRole == "treegrid" ? "gridcell" : "cell"
-        case "th":
+        case .headerCell:
             switch headerScope(element) {
             case .column, .auto: return "columnheader"
             case .row: return "rowheader"
             case .none: return nil
             }
-        case "textarea": return "textbox"
-        case "tr": return "row"
-        default: return nil
         }
     }
 

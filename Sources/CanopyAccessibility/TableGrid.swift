@@ -13,9 +13,16 @@ struct TableGrid {
     /// Where each cell's top-left slot is, by element position.
     private var origins: [Int: (row: Int, column: Int)] = [:]
 
+    /// Slots laid out at most per table. Spans multiply (colspan up to 1000 × rowspan up to
+    /// 65534, and like axe-core's grid a rowspan may reach past the last row), so a few bytes of
+    /// hostile markup asked for gigabytes (Tests/FuzzCorpus/parse/table-span-oom.html: 1 GB,
+    /// 50 s). Real tables stay far below this; past it the grid is left partial.
+    static let maximumSlots = 1 << 21
+
     init(table: Element) {
         let rows = Self.rows(of: table)
-        for (rowIndex, row) in rows.enumerated() {
+        var budget = Self.maximumSlots
+        layout: for (rowIndex, row) in rows.enumerated() {
             if slots.count <= rowIndex { slots.append([]) }
             var column = 0
             for cell in row.children where cell.isHTML && (cell.localName == "td" || cell.localName == "th") {
@@ -25,6 +32,8 @@ struct TableGrid {
                 let rowSpan = rowSpanValue == 0 ? rows.count : min(max(rowSpanValue, 1), 65534)
                 for _ in 0..<columnSpan {
                     for offset in 0..<rowSpan {
+                        budget -= 1
+                        if budget < 0 { break layout }
                         let target = rowIndex + offset
                         while slots.count <= target { slots.append([]) }
                         while column < slots[target].count, slots[target][column] != nil { column += 1 }

@@ -192,7 +192,10 @@ private final class SitemapSAXState {
             state.locText?.append(contentsOf: UnsafeBufferPointer(start: characters, count: Int(length)))
         }
         // Only the five predefined entities exist: a DTD's own entities, internal or
-        // external, are never looked up, so never expanded or loaded.
+        // external, are never recorded (libxml2 would otherwise fall back to its own
+        // lookup), so never expanded or loaded.
+        sax.pointee.entityDecl = nil
+        sax.pointee.unparsedEntityDecl = nil
         sax.pointee.getEntity = { _, name in
             name.flatMap { xmlGetPredefinedEntity($0) }
         }

@@ -58,6 +58,12 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible, Codable {
         }
     }
 
+    /// For a URL kept as text: false when it is not an http(s) URL at all.
+    public func matches(urlString: String) -> Bool {
+        guard let url = try? CrawlURL(urlString) else { return false }
+        return matches(url)
+    }
+
     public var description: String { text }
 
     public static func == (lhs: URLPattern, rhs: URLPattern) -> Bool { lhs.text == rhs.text }

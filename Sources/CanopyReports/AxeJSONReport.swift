@@ -58,17 +58,20 @@ public struct AxeJSONReport: Encodable, Sendable {
     }
 
     /// The groups whose nodes a report lists in full, as axe-core's `resultTypes` option: the
-    /// other groups keep one node per rule, which keeps a crawl's per-page lines small (a page
-    /// has thousands of passing nodes).
+    /// other groups keep `otherGroupsNodeLimit` nodes per rule (axe keeps one), which keeps a
+    /// crawl's per-page lines small and cheap (a page has thousands of passing nodes).
     public enum ResultType: Sendable { case violations, incomplete, passes, inapplicable }
 
-    public init(result: AuditResult, url: String, resultTypes: Set<ResultType> = [.violations, .incomplete, .passes, .inapplicable]) {
+    public init(
+        result: AuditResult, url: String,
+        resultTypes: Set<ResultType> = [.violations, .incomplete, .passes, .inapplicable], otherGroupsNodeLimit: Int = 1
+    ) {
         self.url = url
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         timestamp = formatter.string(from: result.date)
         testEngine = TestEngine(name: "canopy", version: CanopyVersion.current)
-        func limit(_ type: ResultType) -> Int { resultTypes.contains(type) ? Int.max : 1 }
+        func limit(_ type: ResultType) -> Int { resultTypes.contains(type) ? Int.max : max(0, otherGroupsNodeLimit) }
         violations = result.violations.map { Self.entry($0, impact: $0.metadata.impact, limit: limit(.violations)) }
         passes = result.passes.map { Self.entry($0, impact: nil, limit: limit(.passes)) }
         incomplete = result.incomplete.map { Self.entry($0, impact: $0.metadata.impact, limit: limit(.incomplete)) }

@@ -191,4 +191,21 @@ struct MultiWeekTests {
         #expect(comparison.rulesRemoved == ["link-name"])
         #expect(comparison.changes == ["rules added: label", "rules removed: link-name", "configuration changed", "Canopy 0.1.0 → 0.2.0"])
     }
+
+    @Test func aTrendOfTheLastRunsStillComparesTheFirstShownWithItsPredecessor() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("window.sqlite"))
+        let first = PageRecord(url: "https://shop.example/", findings: [madeUpFinding("image-alt", signature: "a")])
+        let second = PageRecord(url: "https://shop.example/", findings: [madeUpFinding("image-alt", signature: "a"), madeUpFinding("label", signature: "b")])
+        try store.recordCompleteRun([first])
+        let run2 = try store.recordCompleteRun([second])
+        let run3 = try store.recordCompleteRun([first])
+        let trend = try store.trendReport(options: TrendOptions(includePages: false, maximumRuns: 2))
+        #expect(trend.runs.map(\.runId) == [run2, run3])
+        #expect(trend.runs.map { $0.comparison?.newIssues } == [1, 0])
+        #expect(trend.runs.map { $0.comparison?.fixedIssues } == [0, 1])
+        #expect(trend.runs.map { $0.comparison?.persistingIssues } == [1, 1])
+        #expect(trend.latest?.pages.isEmpty == true)
+        #expect(trend.latest?.openIssues.map(\.firstSeenRunId) == [RunID(1)])
+    }
 }

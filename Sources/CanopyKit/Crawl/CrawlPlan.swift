@@ -7,34 +7,9 @@ import Foundation
 /// rules chosen, credentials attached to the hosts they belong to. Built from a
 /// `CrawlConfiguration` (canopy.yml plus command-line overrides) or directly in tests.
 public struct CrawlPlan: Sendable {
-    public enum Sitemaps: Sendable, Equatable {
-        /// robots.txt `Sitemap:` lines, else `/sitemap.xml` on each start origin.
-        case auto
-        case none
-        case listed([CrawlURL])
-    }
-
-    /// Selectors whose elements belong to a vendor: audited, attributed to it.
-    public struct Owner: Sendable {
-        public var name: String
-        public var selectors: SelectorList
-
-        public init(name: String, selectors: SelectorList) {
-            self.name = name
-            self.selectors = selectors
-        }
-    }
-
-    /// Exclusions for the pages whose URL matches.
-    public struct URLExclusion: Sendable {
-        public var matches: @Sendable (String) -> Bool
-        public var selectors: [SelectorList]
-
-        public init(matches: @escaping @Sendable (String) -> Bool, selectors: [SelectorList]) {
-            self.matches = matches
-            self.selectors = selectors
-        }
-    }
+    public typealias Sitemaps = CrawlConfiguration.Sitemaps
+    public typealias Owner = CrawlConfiguration.Owner
+    public typealias URLExclusion = CrawlConfiguration.URLExclusion
 
     public var startURLs: [CrawlURL]
     public var normalizer = URLNormalizer()
@@ -74,6 +49,39 @@ public struct CrawlPlan: Sendable {
         self.credentialHosts = Set(startURLs.map { "\($0.host):\($0.effectivePort)" })
     }
 
+    /// The plan a configuration (canopy.yml with command-line overrides) describes.
+    public init(configuration: CrawlConfiguration) throws(ConfigurationError) {
+        try configuration.requireStartURLs()
+        self.init(startURLs: configuration.startURLs, rules: try configuration.selectedRules())
+        normalizer = configuration.normalizer
+        startURLs = configuration.startURLs.map { normalizer.normalize($0) }
+        scope = configuration.crawlScope
+        sitemaps = configuration.sitemaps
+        maxPages = configuration.limits.maxPages
+        maxDepth = configuration.limits.maxDepth
+        maxRedirects = configuration.limits.maxRedirects
+        maxBytesPerPage = configuration.limits.maxBytes
+        timeout = configuration.limits.timeout
+        connectTimeout = configuration.limits.connectTimeout
+        userAgent = configuration.politeness.userAgent
+        let politeness = configuration.politeness
+        fetchPolicy = FetchPolicy(
+            maxInFlight: politeness.concurrency,
+            maxPerHost: politeness.perHost,
+            minimumInterval: politeness.requestsPerSecond > 0 ? 1 / politeness.requestsPerSecond : 0,
+            retries: configuration.limits.retries
+        )
+        honoursRobots = politeness.robots
+        honoursCrawlDelay = politeness.crawlDelay
+        followsNofollow = configuration.scope.followNofollow
+        exclude = configuration.exclude
+        excludeByURL = configuration.excludeByURL
+        ruleExclusions = configuration.excludeByRule
+        owners = configuration.owners
+        credentialHeaders = configuration.revealedCredentialHeaders()
+        credentialHosts = configuration.credentialHosts
+    }
+
     /// The product token robots.txt groups are matched against ("Canopy").
     var userAgentToken: String {
         String(userAgent.prefix { $0 != "/" && $0 != " " })
@@ -84,7 +92,7 @@ public struct CrawlPlan: Sendable {
     }
 
     func exclusions(forURL url: String) -> [SelectorList] {
-        exclude + excludeByURL.filter { $0.matches(url) }.flatMap(\.selectors)
+        exclude + excludeByURL.filter { $0.url.matches(urlString: url) }.flatMap(\.selectors)
     }
 
     /// The request for one hop: redirects are followed by the crawler, hop by hop, so that

@@ -65,7 +65,9 @@ struct PageAuditor: Sendable {
             page.links = links.followableURLs(honouringNoFollow: !plan.followsNofollow)
             page.canonicalURL = links.canonical?.string
         }
-        let report = AxeJSONReport(result: result, url: url, resultTypes: [.violations, .incomplete])
+        // Passing rules are listed without nodes: describing a passing node costs a unique
+        // selector, and the line is about what needs fixing.
+        let report = AxeJSONReport(result: result, url: url, resultTypes: [.violations, .incomplete], otherGroupsNodeLimit: 0)
         page.axeJSONLine = (try? report.jsonLine()).map { String(decoding: $0, as: UTF8.self) }
         return page
     }
@@ -73,11 +75,11 @@ struct PageAuditor: Sendable {
     /// Vendor widgets are components of their own, whatever their markup.
     private func ownerRoots(in document: Document) -> [Element] {
         guard !plan.owners.isEmpty else { return [] }
-        return plan.owners.flatMap { document.querySelectorAll($0.selectors) }
+        return plan.owners.flatMap { owner in owner.selectors.flatMap { document.querySelectorAll($0) } }
     }
 
     /// The vendor whose selector matches the element or one of its ancestors.
     private func owner(of element: Element) -> String? {
-        plan.owners.first { element.closest($0.selectors) != nil }?.name
+        plan.owners.first { owner in owner.selectors.contains { element.closest($0) != nil } }?.name
     }
 }

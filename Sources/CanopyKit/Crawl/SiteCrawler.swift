@@ -57,6 +57,8 @@ public final class SiteCrawler: @unchecked Sendable {
 
     private let lock = NSLock()
     private var seen: Set<CrawlURL> = []
+    /// URLs turned away (scope, robots, limit), so each is counted once however often linked.
+    private var turnedAway: Set<CrawlURL> = []
     private var jobs: [Int: JobKind] = [:]
     private var nextTag = 0
     /// Jobs submitted and not yet fully handled; the crawl ends when it returns to zero.
@@ -140,12 +142,13 @@ public final class SiteCrawler: @unchecked Sendable {
         enum Admission { case rejected, accepted, waitsForRobots(Origin) }
         let origin = url.origin
         let admission: Admission = lock.withLock {
+            guard !seen.contains(url), !turnedAway.contains(url) else { return .rejected }
             let decision = plan.scope.decision(for: url)
             guard decision == .inScope else {
+                turnedAway.insert(url)
                 summary.skippedByScope[decision.description, default: 0] += 1
                 return .rejected
             }
-            guard !seen.contains(url) else { return .rejected }
             if plan.honoursRobots {
                 guard let rules = robots[origin] else {
                     // Its robots.txt is on the way, or this is the first URL of another allowed origin.
@@ -154,11 +157,13 @@ public final class SiteCrawler: @unchecked Sendable {
                     return firstOfOrigin ? .waitsForRobots(origin) : .rejected
                 }
                 guard rules.isAllowed(path: url.pathAndQuery) else {
+                    turnedAway.insert(url)
                     summary.skippedByRobots += 1
                     return .rejected
                 }
             }
             guard pagesAdmitted < plan.maxPages else {
+                turnedAway.insert(url)
                 summary.skippedByLimit += 1
                 return .rejected
             }

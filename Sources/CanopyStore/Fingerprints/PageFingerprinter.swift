@@ -65,9 +65,16 @@ public final class PageFingerprinter {
 
     private var elementsByTag: [String: [Element]]?
     private var descriptors: [Int: String] = [:]
-    /// Signature bases, by scope (component root position, or -1 for the page) and element position.
-    private var bases: [Int: [Int: UInt64]] = [:]
+    /// Signatures computed so far, by scope (component root position, or -1 for the page) and element.
+    private var signatures: [ScopedElement: String] = [:]
+    /// Context chain hashes of ancestors, by scope and ancestor (the chain *including* the ancestor).
+    private var contexts: [ScopedElement: UInt64] = [:]
     private var rootsFound: [ComponentRoot]?
+
+    private struct ScopedElement: Hashable {
+        let scope: Int
+        let position: Int
+    }
 
     private struct ComponentRoot {
         let element: Element
@@ -97,33 +104,58 @@ public final class PageFingerprinter {
     // MARK: Signatures
 
     private func signature(of element: Element, within root: ComponentRoot?) -> String {
-        let base = self.base(of: element, within: root?.element)
-        // Occurrence among earlier elements with the same base: only true duplicates shift it.
-        var occurrence: UInt64 = 0
+        let scope = root?.element.position ?? -1
+        if let known = signatures[ScopedElement(scope: scope, position: element.position)] { return known }
+        // All elements of the same tag in the scope at once, in document order, each with its
+        // occurrence among earlier ones of the same base: only true duplicates shift it. Doing the
+        // whole group once keeps a page with hundreds of failing links linear, not quadratic.
         let range = root.map { $0.element.position..<$0.end } ?? 0..<document.elementCount
-        for other in sameTag(as: element) {
-            if other.position >= element.position { break }
-            if range.contains(other.position), self.base(of: other, within: root?.element) == base { occurrence += 1 }
+        var occurrences: [UInt64: UInt64] = [:]
+        for other in sameTag(as: element) where range.contains(other.position) {
+            let base = self.base(of: other, within: root?.element)
+            let occurrence = occurrences[base, default: 0]
+            occurrences[base] = occurrence + 1
+            var hasher = StableHasher()
+            hasher.combine(base)
+            hasher.combine(occurrence)
+            signatures[ScopedElement(scope: scope, position: other.position)] = hasher.hex
         }
-        var hasher = StableHasher()
-        hasher.combine(base)
-        hasher.combine(occurrence)
-        return hasher.hex
+        return signatures[ScopedElement(scope: scope, position: element.position)] ?? ""
     }
 
     private func base(of element: Element, within scope: Element?) -> UInt64 {
-        let scopeKey = scope?.position ?? -1
-        if let known = bases[scopeKey]?[element.position] { return known }
         var hasher = StableHasher()
         hasher.combine(descriptor(of: element))
-        if element != scope {
-            for ancestor in element.ancestors {
-                if ancestor == scope { break }
-                if let context = contextDescriptor(of: ancestor) { hasher.combine(context) }
-            }
-        }
-        bases[scopeKey, default: [:]][element.position] = hasher.value
+        hasher.combine(element == scope ? 0 : context(above: element, within: scope))
         return hasher.value
+    }
+
+    /// The hash of the identifying ancestors of `element` up to (not including) `scope`. Each
+    /// ancestor's chain is kept, so the walk up stops at the first ancestor already known.
+    private func context(above element: Element, within scope: Element?) -> UInt64 {
+        let scopeKey = scope?.position ?? -1
+        var pending: [Element] = []
+        var known: UInt64 = 0
+        var current = element.parent
+        while let ancestor = current, ancestor != scope {
+            if let cached = contexts[ScopedElement(scope: scopeKey, position: ancestor.position)] {
+                known = cached
+                break
+            }
+            pending.append(ancestor)
+            current = ancestor.parent
+        }
+        // From the outermost pending ancestor inwards; ancestors that identify nothing pass their chain on.
+        for ancestor in pending.reversed() {
+            if let descriptor = contextDescriptor(of: ancestor) {
+                var hasher = StableHasher()
+                hasher.combine(known)
+                hasher.combine(descriptor)
+                known = hasher.value
+            }
+            contexts[ScopedElement(scope: scopeKey, position: ancestor.position)] = known
+        }
+        return known
     }
 
     private func sameTag(as element: Element) -> [Element] {
@@ -266,6 +298,9 @@ public final class PageFingerprinter {
 /// For each element, whether its subtree (itself included) holds a `main`, or a landmark or `h1`:
 /// one bottom-up pass, so finding component roots stays linear in the page size.
 private struct SubtreeContents {
+    private static let sectionTags: Set<String> = ["header", "footer", "nav", "aside", "main", "h1"]
+    private static let sectionRoles: Set<String> = ["banner", "contentinfo", "navigation", "complementary", "main"]
+
     var holdsMain: [Bool]
     var holdsLandmarkOrTopHeading: [Bool]
 
@@ -277,7 +312,7 @@ private struct SubtreeContents {
             let element = document.element(atPosition: position)
             let role = element.attribute("role")?.lowercased()
             if element.localName == "main" || role == "main" { holdsMain[position] = true }
-            if ["header", "footer", "nav", "aside", "main", "h1"].contains(element.localName) || role.map({ ["banner", "contentinfo", "navigation", "complementary", "main"].contains($0) }) == true {
+            if Self.sectionTags.contains(element.localName) || role.map(Self.sectionRoles.contains) == true {
                 holdsLandmarkOrTopHeading[position] = true
             }
             if let parent = element.parent?.position {

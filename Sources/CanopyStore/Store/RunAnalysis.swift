@@ -16,8 +16,9 @@ public struct StoreAnalysisOptions: Sendable {
 }
 
 /// What a run's findings mean once all its pages are in: page types, site-wide components, each
-/// finding's issue key, and the per-run summaries trends read (`run_issues`, `run_page_types`,
-/// `run_rule_passes`). Runs inside the caller's transaction; running it again replaces its output.
+/// finding's issue key, and the per-run summaries trends read (`run_issues`, `run_totals`,
+/// `run_page_types`, `run_rule_passes`), so that a trend over a year of runs reads a few hundred
+/// rows a run instead of aggregating every issue of every run again. Runs inside the caller's transaction; running it again replaces its output.
 ///
 /// Issue keys:
 /// - in a site-wide component: hash(rule, outcome, component key, signature inside the component)
@@ -30,7 +31,7 @@ struct RunAnalysis {
 
     func analyze(_ run: RunID) throws {
         let runValue = SQLiteValue.integer(run.rawValue)
-        for table in ["run_page_types", "run_components", "run_issues", "run_rule_passes"] {
+        for table in ["run_page_types", "run_components", "run_issues", "run_totals", "run_rule_passes"] {
             // Table names come from this fixed list; values are bound.
             try database.run("DELETE FROM \(table) WHERE run_id = ?", [runValue])
         }
@@ -158,6 +159,7 @@ struct RunAnalysis {
         for finding in keyed {
             try database.run("UPDATE findings SET issue_key = ? WHERE id = ?", [.text(finding.issueKey), .integer(finding.findingID)])
         }
+        try insertTotals(run, issues: issues.values)
         for (key, issue) in issues {
             try database.run(
                 """
@@ -168,6 +170,35 @@ struct RunAnalysis {
                     .integer(run.rawValue), .text(key), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
                     SQLiteValue(issue.owner), SQLiteValue(issue.pageType), SQLiteValue(issue.componentKey),
                     .integer(Int64(issue.pages.count)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
+                ]
+            )
+        }
+    }
+
+    /// Issues, instances and findings per run by one dimension: `outcome` over all issues; for
+    /// violations, `impact`, `rule`, `owner` ("" for first party), `page_type` (outside
+    /// components) and `component`.
+    private func insertTotals(_ run: RunID, issues: Dictionary<String, IssueSummary>.Values) throws {
+        struct Group: Hashable { let dimension: String; let name: String }
+        var totals: [Group: (issues: Int, instances: Int, findings: Int)] = [:]
+        func add(_ dimension: String, _ name: String, _ issue: IssueSummary) {
+            let current = totals[Group(dimension: dimension, name: name)] ?? (0, 0, 0)
+            totals[Group(dimension: dimension, name: name)] = (current.issues + 1, current.instances + issue.pages.count, current.findings + issue.findings)
+        }
+        for issue in issues {
+            add("outcome", issue.outcome, issue)
+            guard issue.outcome == FindingOutcome.violation.rawValue else { continue }
+            add("impact", issue.impact, issue)
+            add("rule", issue.ruleID, issue)
+            add("owner", issue.owner ?? "", issue)
+            if let component = issue.componentKey { add("component", component, issue) } else { add("page_type", issue.pageType ?? "", issue) }
+        }
+        for (group, total) in totals {
+            try database.run(
+                "INSERT INTO run_totals (run_id, dimension, name, issues, instances, findings) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(run.rawValue), .text(group.dimension), .text(group.name), .integer(Int64(total.issues)),
+                    .integer(Int64(total.instances)), .integer(Int64(total.findings)),
                 ]
             )
         }

@@ -119,6 +119,15 @@ enum Schema {
                     PRIMARY KEY (run_id, issue_key)
                 ) WITHOUT ROWID;
                 CREATE INDEX run_issues_by_key ON run_issues (issue_key, run_id);
+                CREATE TABLE run_totals (
+                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                    dimension TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    issues INTEGER NOT NULL,
+                    instances INTEGER NOT NULL,
+                    findings INTEGER NOT NULL,
+                    PRIMARY KEY (run_id, dimension, name)
+                ) WITHOUT ROWID;
                 CREATE TABLE run_rule_passes (
                     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
                     rule_id TEXT NOT NULL,

@@ -1,3 +1,4 @@
+import CanopyRules
 import Foundation
 
 /// What a trend report includes.
@@ -15,8 +16,8 @@ public struct TrendOptions: Sendable {
 
 extension RunStore {
     /// The trend over complete runs, read from the per-run summaries the analysis wrote at each
-    /// run's end: aggregation happens in SQL over `run_issues` (thousands of rows a run), never
-    /// over all findings of all runs; only the latest run's findings are read, for drill-down.
+    /// run's end (`run_totals`: a few hundred rows a run), never from all findings of all runs;
+    /// only the latest run's issues and findings are read in full, for its lists and drill-down.
     public func trendReport(options: TrendOptions = TrendOptions(), generatedAt: Date = Date()) throws -> TrendReport {
         try withDatabase { database in
             // One read transaction: every query sees the same committed state while a crawl writes.
@@ -43,33 +44,35 @@ private struct TrendQueries {
         guard let firstShown = complete.first else {
             return TrendReport(formatVersion: TrendReport.currentFormatVersion, generatedAt: generatedAt, runs: [], latest: nil)
         }
-        let since = SQLiteValue.integer(firstShown.id.rawValue)
-        let totals = try outcomeTotals(since: since)
-        let impacts = try groupTotals("impact", since: since, filter: "")
-        let pageTypes = try groupTotals("page_type", since: since, filter: "AND component_key IS NULL")
-        let components = try groupTotals("component_key", since: since, filter: "AND component_key IS NOT NULL")
-        let owners = try groupTotals("owner", since: since, filter: "")
-        let rules = try ruleTotals(since: since)
+        let totals = try runTotals(since: firstShown.id)
+        let passes = try rulePasses(since: firstShown.id)
 
         var trends: [RunTrend] = []
         var previous = previousOfFirst
         for run in complete {
-            let id = run.id
-            let impactRank = ["critical": 0, "serious": 1, "moderate": 2, "minor": 3]
+            let groups = totals[run.id] ?? [:]
+            let none = IssueTotals(issues: 0, instances: 0, findings: 0)
+            let violations = groups["outcome"]?["violation"] ?? none
             trends.append(RunTrend(
-                runId: id, startedAt: run.startedAt, endedAt: run.endedAt, canopyVersion: run.canopyVersion, ruleSetName: run.ruleSetName,
+                runId: run.id, startedAt: run.startedAt, endedAt: run.endedAt, canopyVersion: run.canopyVersion, ruleSetName: run.ruleSetName,
                 coverage: run.coverage,
-                violations: totals[id]?["violation"] ?? IssueTotals(issues: 0, instances: 0, findings: 0),
-                needsReview: totals[id]?["incomplete"] ?? IssueTotals(issues: 0, instances: 0, findings: 0),
-                byImpact: (impacts[id] ?? []).sorted { impactRank[$0.name, default: 4] < impactRank[$1.name, default: 4] },
-                byRule: rules[id] ?? [],
-                byPageType: pageTypes[id] ?? [],
-                byComponent: components[id] ?? [],
-                byOwner: (owners[id] ?? []).map { group in
+                violations: violations,
+                needsReview: groups["outcome"]?["incomplete"] ?? none,
+                byImpact: Impact.allCases.reversed().compactMap { impact in
+                    groups["impact"]?[impact.rawValue].map { GroupTotals(name: impact.rawValue, issues: $0.issues, instances: $0.instances) }
+                },
+                byRule: Self.ruleTotals(groups["rule"] ?? [:], passes: passes[run.id] ?? [:]),
+                byPageType: Self.largestFirst(groups["page_type"] ?? [:]),
+                byComponent: Self.largestFirst(groups["component"] ?? [:]),
+                byOwner: Self.largestFirst(groups["owner"] ?? [:]).map { group in
                     let owner = group.name.isEmpty ? nil : group.name
                     return OwnerTotals(owner: owner, firstParty: owner == nil, issues: group.issues, instances: group.instances)
                 },
-                comparison: try previous.map { try compare(run, with: $0) }
+                comparison: try previous.map { earlier in
+                    // The run before the first shown one is not in `totals`.
+                    let earlierViolations = try totals[earlier.id]?["outcome"]?["violation"]?.issues ?? violationIssues(of: earlier.id) ?? 0
+                    return try compare(run, violations: violations.issues, with: earlier, previousViolations: earlierViolations)
+                }
             ))
             previous = run
         }
@@ -83,67 +86,51 @@ private struct TrendQueries {
 
     // MARK: Per-run totals
 
-    private func outcomeTotals(since: SQLiteValue) throws -> [RunID: [String: IssueTotals]] {
-        var totals: [RunID: [String: IssueTotals]] = [:]
+    /// The totals the analysis stored for each run, by run, dimension and name.
+    private func runTotals(since first: RunID) throws -> [RunID: [String: [String: IssueTotals]]] {
+        var totals: [RunID: [String: [String: IssueTotals]]] = [:]
         try database.forEachRow(
-            "SELECT run_id, outcome, COUNT(*), SUM(instances), SUM(findings) FROM run_issues WHERE run_id >= ? GROUP BY run_id, outcome",
-            [since]
+            "SELECT run_id, dimension, name, issues, instances, findings FROM run_totals WHERE run_id >= ?", [.integer(first.rawValue)]
         ) { row in
-            totals[RunID(row.int64(0)), default: [:]][row.string(1)] = IssueTotals(issues: row.int(2), instances: row.int(3), findings: row.int(4))
+            totals[RunID(row.int64(0)), default: [:]][row.string(1), default: [:]][row.string(2)] = IssueTotals(
+                issues: row.int(3), instances: row.int(4), findings: row.int(5)
+            )
         }
         return totals
     }
 
-    /// Violation issues and instances per run, grouped by one column of `run_issues`.
-    /// - Parameters:
-    ///   - column: a column name from this file's callers, never from input.
-    ///   - filter: a fixed condition from this file's callers, never from input.
-    private func groupTotals(_ column: String, since: SQLiteValue, filter: String) throws -> [RunID: [GroupTotals]] {
-        var groups: [RunID: [GroupTotals]] = [:]
-        try database.forEachRow(
-            """
-            SELECT run_id, COALESCE(\(column), ''), COUNT(*), SUM(instances) FROM run_issues
-            WHERE run_id >= ? AND outcome = 'violation' \(filter)
-            GROUP BY run_id, \(column) ORDER BY run_id, SUM(instances) DESC, \(column)
-            """,
-            [since]
-        ) { row in
-            groups[RunID(row.int64(0)), default: []].append(GroupTotals(name: row.string(1), issues: row.int(2), instances: row.int(3)))
+    private func rulePasses(since first: RunID) throws -> [RunID: [String: Int]] {
+        var passes: [RunID: [String: Int]] = [:]
+        try database.forEachRow("SELECT run_id, rule_id, passes FROM run_rule_passes WHERE run_id >= ?", [.integer(first.rawValue)]) { row in
+            passes[RunID(row.int64(0)), default: [:]][row.string(1)] = row.int(2)
         }
-        return groups
+        return passes
     }
 
-    private func ruleTotals(since: SQLiteValue) throws -> [RunID: [RuleTotals]] {
-        var rules: [RunID: [String: RuleTotals]] = [:]
-        try database.forEachRow(
-            """
-            SELECT run_id, rule_id, COUNT(*), SUM(instances), SUM(findings) FROM run_issues
-            WHERE run_id >= ? AND outcome = 'violation' GROUP BY run_id, rule_id
-            """,
-            [since]
-        ) { row in
-            let rule = row.string(1)
-            rules[RunID(row.int64(0)), default: [:]][rule] = RuleTotals(
-                ruleId: rule, issues: row.int(2), instances: row.int(3), findings: row.int(4), passes: 0
-            )
+    private func violationIssues(of run: RunID) throws -> Int? {
+        try database.queryFirst(
+            "SELECT issues FROM run_totals WHERE run_id = ? AND dimension = 'outcome' AND name = 'violation'", [.integer(run.rawValue)]
+        ) { $0.int(0) }
+    }
+
+    private static func largestFirst(_ groups: [String: IssueTotals]) -> [GroupTotals] {
+        groups.map { GroupTotals(name: $0.key, issues: $0.value.issues, instances: $0.value.instances) }
+            .sorted { ($0.instances, $1.name) > ($1.instances, $0.name) }
+    }
+
+    /// Rules with violations, and rules with only passes (zero issues), most instances first.
+    private static func ruleTotals(_ violations: [String: IssueTotals], passes: [String: Int]) -> [RuleTotals] {
+        Set(violations.keys).union(passes.keys).map { rule in
+            let totals = violations[rule] ?? IssueTotals(issues: 0, instances: 0, findings: 0)
+            return RuleTotals(ruleId: rule, issues: totals.issues, instances: totals.instances, findings: totals.findings, passes: passes[rule] ?? 0)
         }
-        try database.forEachRow("SELECT run_id, rule_id, passes FROM run_rule_passes WHERE run_id >= ?", [since]) { row in
-            let rule = row.string(1)
-            rules[RunID(row.int64(0)), default: [:]][rule, default: RuleTotals(ruleId: rule, issues: 0, instances: 0, findings: 0, passes: 0)]
-                .passes = row.int(2)
-        }
-        return rules.mapValues { byRule in
-            byRule.values.sorted { ($0.instances, $1.ruleId) > ($1.instances, $0.ruleId) }
-        }
+        .sorted { ($0.instances, $1.ruleId) > ($1.instances, $0.ruleId) }
     }
 
     // MARK: Comparison
 
-    private func compare(_ run: StoredRun, with previous: StoredRun) throws -> RunComparison {
+    private func compare(_ run: StoredRun, violations currentCount: Int, with previous: StoredRun, previousViolations previousCount: Int) throws -> RunComparison {
         let current = SQLiteValue.integer(run.id.rawValue), earlier = SQLiteValue.integer(previous.id.rawValue)
-        let countSQL = "SELECT COUNT(*) FROM run_issues WHERE run_id = ? AND outcome = 'violation'"
-        let currentCount = try database.queryFirst(countSQL, [current]) { $0.int(0) } ?? 0
-        let previousCount = try database.queryFirst(countSQL, [earlier]) { $0.int(0) } ?? 0
         let new = try database.queryFirst(
             """
             SELECT COUNT(*) FROM run_issues AS now

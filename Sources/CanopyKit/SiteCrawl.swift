@@ -1,0 +1,182 @@
+import CanopyCrawl
+import CanopyReports
+import CanopyRules
+import CanopyStore
+import Foundation
+
+/// What `canopy crawl` does: read the configuration, crawl and audit the site, record the run in
+/// the store, and write the run's files under the reports folder.
+public struct SiteCrawl: Sendable {
+    public struct Options: Sendable {
+        /// canopy.yml; nil when the crawl is described by the command line alone.
+        public var configPath: String?
+        public var overrides: CrawlOverrides
+        public var verbosity: Verbosity
+        /// Resolves `${NAME}` in credentials.
+        public var environment: [String: String]
+
+        public init(configPath: String? = nil, overrides: CrawlOverrides = CrawlOverrides(), verbosity: Verbosity = .normal, environment: [String: String] = [:]) {
+            self.configPath = configPath
+            self.overrides = overrides
+            self.verbosity = verbosity
+            self.environment = environment
+        }
+    }
+
+    public struct Outcome: Sendable {
+        public var exitStatus: ExitStatus
+        /// Lines for the log: errors, or where the results went.
+        public var messages: [String]
+        public var summary: CrawlSummary?
+        public var run: RunID?
+        public var storePath: String?
+        public var reportsFolder: String?
+    }
+
+    /// Lets a signal handler stop a running crawl; the crawl then records what it finished.
+    public final class Stopper: @unchecked Sendable {
+        private let lock = NSLock()
+        private var crawler: SiteCrawler?
+        private var stopped = false
+
+        public init() {}
+
+        public func stop() {
+            let crawler = lock.withLock { stopped = true; return self.crawler }
+            crawler?.stop()
+        }
+
+        var wasStopped: Bool { lock.withLock { stopped } }
+
+        func attach(_ crawler: SiteCrawler) -> Bool {
+            lock.withLock {
+                self.crawler = crawler
+                return !stopped
+            }
+        }
+    }
+
+    private let progress: CrawlProgressReporter?
+    private let now: @Sendable () -> Date
+
+    public init(progress: CrawlProgressReporter? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+        self.progress = progress
+        self.now = now
+    }
+
+    public func run(_ options: Options, stopper: Stopper = Stopper()) -> Outcome {
+        var outcome = Outcome(exitStatus: .passed, messages: [])
+        let configuration: CrawlConfiguration
+        let plan: CrawlPlan
+        do throws(ConfigurationError) {
+            let base = try options.configPath.map { path throws(ConfigurationError) in
+                try CrawlConfiguration.load(contentsOf: path, environment: options.environment)
+            } ?? CrawlConfiguration(startURLs: [])
+            configuration = try base.applying(options.overrides)
+            plan = try CrawlPlan(configuration: configuration)
+        } catch {
+            outcome.exitStatus = .usageError
+            outcome.messages = ["error: \(error.description)"]
+            return outcome
+        }
+
+        let reports = configuration.output.reports
+        outcome.reportsFolder = reports
+        outcome.storePath = configuration.output.storePath
+        let store: RunStore, run: RunID, storeSink: StoreSink, lines: JSONLinesSink
+        do {
+            store = try RunStore(path: configuration.output.storePath, analysis: StoreAnalysisOptions(componentPageShare: configuration.components.minShare))
+            _ = try store.interruptAbandonedRuns(at: now())
+            run = try store.begin(RunStart(
+                startedAt: now(), configHash: configuration.configHash, ruleSetName: ruleSetName(configuration),
+                ruleIDs: plan.auditor.rules.map(\.metadata.id), ruleSetHash: Self.ruleSetHash(plan.auditor.rules),
+                canopyVersion: CanopyVersion.current, startURLs: plan.startURLs.map(\.string)
+            ))
+            storeSink = StoreSink(store: store, run: run)
+            lines = try JSONLinesSink(path: (reports as NSString).appendingPathComponent("results.jsonl"))
+        } catch {
+            outcome.exitStatus = .usageError
+            outcome.messages = ["error: cannot write the run's results: \(error)"]
+            return outcome
+        }
+        outcome.run = run
+
+        let crawler = SiteCrawler(plan: plan, sink: CombinedSink([storeSink, lines]), progress: progress)
+        let summary: CrawlSummary
+        do throws(FetchError) {
+            guard stopper.attach(crawler) else { throw .transport(code: 42, message: "stopped before the crawl began") }
+            summary = try crawler.run()
+        } catch {
+            try? store.markInterrupted(run, at: now())
+            outcome.exitStatus = .couldNotAudit
+            outcome.messages = ["error: the crawl could not run: \(error.description)"]
+            return outcome
+        }
+        storeSink.flush()
+        outcome.summary = summary
+
+        let coverage = RunCoverage(
+            planned: summary.pagesAudited + summary.pagesFailed + summary.pagesWithErrorStatus + summary.skippedByLimit,
+            crawled: summary.pagesAudited, failed: summary.pagesFailed + summary.pagesWithErrorStatus,
+            skippedByScope: summary.skippedByScope.values.reduce(0, +), skippedByRobots: summary.skippedByRobots
+        )
+        do {
+            if stopper.wasStopped {
+                try store.markInterrupted(run, at: now())
+                outcome.messages.append("stopped: \(summary.pagesAudited) pages recorded; the run is marked interrupted and left out of trends")
+            } else {
+                try store.finish(run, coverage: coverage, endedAt: now())
+            }
+            try writeSummary(summary, run: run, to: reports)
+        } catch {
+            outcome.messages.append("error: could not complete the run record: \(error)")
+            outcome.exitStatus = .couldNotAudit
+            return outcome
+        }
+        if let writeError = storeSink.writeError {
+            outcome.messages.append("error: some pages could not be stored: \(writeError)")
+            outcome.exitStatus = .couldNotAudit
+        }
+        if summary.startUnreachable {
+            outcome.messages.append("error: no page could be audited: the start URL did not answer (see \(reports)/results.jsonl and the store)")
+            outcome.exitStatus = .couldNotAudit
+        }
+        outcome.messages.append(Self.describe(summary, run: run, reports: reports, store: configuration.output.storePath))
+        return outcome
+    }
+
+    private func ruleSetName(_ configuration: CrawlConfiguration) -> String {
+        guard let path = configuration.rules.set else { return "default" }
+        return (try? RuleSet.load(contentsOf: path).name) ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    }
+
+    /// Changes when a rule is added, removed, or its impact overridden: a jump in a trend can
+    /// then be put down to the rules rather than the site.
+    static func ruleSetHash(_ rules: [any Rule]) -> String {
+        SHA256.hexDigest(Array(rules.map { "\($0.metadata.id):\($0.metadata.impact.rawValue)" }.joined(separator: "\n").utf8))
+    }
+
+    private func writeSummary(_ summary: CrawlSummary, run: RunID, to folder: String) throws {
+        struct RunSummaryFile: Encodable {
+            let run: RunID
+            let canopyVersion: String
+            let summary: CrawlSummary
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(RunSummaryFile(run: run, canopyVersion: CanopyVersion.current, summary: summary))
+        try data.write(to: URL(fileURLWithPath: folder).appendingPathComponent("run-summary.json"))
+    }
+
+    static func describe(_ summary: CrawlSummary, run: RunID, reports: String, store: String) -> String {
+        var lines = [
+            String(format: "run %@: %d pages audited in %.1f s (%.0f pages/s), %d violations, %d to review",
+                   run.description, summary.pagesAudited, summary.seconds, summary.pagesPerSecond, summary.violations, summary.incomplete),
+        ]
+        let skippedByScope = summary.skippedByScope.values.reduce(0, +)
+        lines.append("  failed \(summary.pagesFailed), error status \(summary.pagesWithErrorStatus), not HTML \(summary.pagesNotHTML); "
+            + "skipped: \(skippedByScope) out of scope, \(summary.skippedByRobots) by robots.txt, \(summary.skippedByLimit) over max-pages")
+        lines.append("  results: \(reports)/results.jsonl, \(reports)/run-summary.json; history: \(store)")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,137 @@
+// Crawl throughput and memory over a real site served on loopback, next to a fetch-only pass and a
+// bare libxml2 parse of the same pages, each measured in its own child process so that its peak
+// memory (max RSS) is its own. Build with `-c release`; serve the site first (../shared/corpus/serve.sh).
+//
+//   swift run -c release canopy-crawl-bench [--start URL] [--prefix PATH] [--urls FILE]
+//
+// Defaults: start http://127.0.0.1:8081/java.base/module-summary.html, scope /java.base/, and the
+// fetch-only and parse passes over ../shared/corpus/reachable-javadoc-java.base.txt.
+import CanopyCrawl
+import CanopyHTML
+import CanopyKit
+import CanopyRules
+import Foundation
+
+struct Measurement: Codable {
+    var pages: Int
+    var bytes: Int
+    var seconds: Double
+    var note: String = ""
+}
+
+final class CountingSink: CrawlSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var audited = 0
+    private(set) var failed = 0
+    func record(_ page: CrawledPage) {
+        lock.withLock {
+            if page.audited { audited += 1 } else if page.error != nil { failed += 1 }
+        }
+    }
+}
+
+final class BodyCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bodies: [[UInt8]] = []
+    func add(_ body: [UInt8]) { lock.withLock { bodies.append(body) } }
+    var all: [[UInt8]] { lock.withLock { bodies } }
+}
+
+func option(_ name: String, _ fallback: String) -> String {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
+    return arguments[index + 1]
+}
+
+let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let start = option("--start", "http://127.0.0.1:8081/java.base/module-summary.html")
+let prefix = option("--prefix", "/java.base/")
+let urlsFile = option("--urls", here.deletingLastPathComponent().appendingPathComponent("shared/corpus/reachable-javadoc-java.base.txt").path)
+
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let (whole, fraction) = (ContinuousClock.now - start).components
+    return Double(whole) + Double(fraction) / 1e18
+}
+
+/// The pages of the URL list, fetched with the loop (shared by the fetch and parse passes).
+func fetchList() throws -> (bodies: [[UInt8]], seconds: Double) {
+    let origin = try Origin(start)
+    let paths = try String(contentsOfFile: urlsFile, encoding: .utf8).split(separator: "\n").map(String.init)
+    let bodies = BodyCollector()
+    let loop = try FetchLoop(policy: FetchPolicy(maxInFlight: 16, maxPerHost: 16)) { completion in
+        if case .success(let response) = completion.result, response.status == 200 { bodies.add(response.body) }
+    }
+    for (index, path) in paths.enumerated() {
+        loop.submit(FetchJob(request: FetchRequest(url: origin.description + path), tag: index))
+    }
+    let begin = ContinuousClock.now
+    loop.finish()
+    loop.run()
+    return (bodies.all, seconds(since: begin))
+}
+
+func runMode(_ mode: String) throws -> Measurement {
+    switch mode {
+    case "crawl":
+        let startURL = try URLNormalizer().normalize(start)
+        var plan = CrawlPlan(startURLs: [startURL], rules: try RuleSet.standard().rules)
+        plan.scope = CrawlScope(startURLs: [startURL], include: [URLPattern(pathPrefix: prefix)])
+        plan.maxPages = 1_000_000
+        plan.maxDepth = 1_000
+        plan.honoursRobots = false
+        plan.sitemaps = .none
+        let sink = CountingSink()
+        let begin = ContinuousClock.now
+        let summary = try SiteCrawler(plan: plan, sink: sink).run()
+        return Measurement(pages: summary.pagesAudited, bytes: summary.bytes, seconds: seconds(since: begin),
+                           note: "\(summary.pagesWithErrorStatus) error statuses, \(summary.violations) violations")
+    case "fetch":
+        let (bodies, elapsed) = try fetchList()
+        return Measurement(pages: bodies.count, bytes: bodies.reduce(0) { $0 + $1.count }, seconds: elapsed)
+    case "parse":
+        let (bodies, _) = try fetchList()
+        let begin = ContinuousClock.now
+        for body in bodies { _ = LibXML2Baseline.parseAndFree(body) }
+        return Measurement(pages: bodies.count, bytes: bodies.reduce(0) { $0 + $1.count }, seconds: seconds(since: begin), note: "one core")
+    default:
+        throw CocoaError(.featureUnsupported)
+    }
+}
+
+if let modeIndex = CommandLine.arguments.firstIndex(of: "--mode") {
+    let measurement = try runMode(CommandLine.arguments[modeIndex + 1])
+    FileHandle.standardOutput.write(try JSONEncoder().encode(measurement))
+    exit(0)
+}
+
+/// Runs one mode in a child process and returns its measurement and peak RSS in MB.
+func child(_ mode: String) throws -> (Measurement, Double) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["--mode", mode, "--start", start, "--prefix", prefix, "--urls", urlsFile]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(process.processIdentifier, &status, 0, &usage)
+    return (try JSONDecoder().decode(Measurement.self, from: data), Double(usage.ru_maxrss) / 1024)
+}
+
+print("site: \(start) within \(prefix); \(ProcessInfo.processInfo.activeProcessorCount) cores")
+let modes = [("crawl", "canopy crawl + audit (default rules)"), ("fetch", "fetch only (FetchLoop, URL list)"), ("parse", "bare libxml2 parse (same pages)")]
+var results: [String: Measurement] = [:]
+for (mode, label) in modes {
+    let (measurement, peak) = try child(mode)
+    results[mode] = measurement
+    let megabytes = Double(measurement.bytes) / 1_048_576
+    print(label.padding(toLength: 38, withPad: " ", startingAt: 0)
+        + String(format: "%6d pages %7.2f s %8.0f pages/s %7.1f MB/s  peak %6.1f MB  %@",
+                 measurement.pages, measurement.seconds, Double(measurement.pages) / measurement.seconds,
+                 megabytes / measurement.seconds, peak, measurement.note))
+}
+if let crawl = results["crawl"], let parse = results["parse"] {
+    let ratio = (Double(crawl.pages) / crawl.seconds) / (Double(parse.pages) / parse.seconds)
+    print(String(format: "crawl throughput = %.2fx bare single-core parse throughput", ratio))
+}
