@@ -77,6 +77,8 @@ let package = Package(
             name: "canopy-crawl-bench",
             dependencies: ["CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules"]
         ),
+        // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
+        .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore"]),
         // Fuzz targets (docs/fuzzing.md); a plain build is their corpus replayer.
         .executableTarget(
             name: "canopy-fuzz",
@@ -85,13 +87,16 @@ let package = Package(
 
         // A real HTTP/1.1 server on 127.0.0.1 for tests, with no dependencies.
         .target(name: "CanopyTestSupport", path: "Tests/Support"),
+        // XML Schema validation for tests of JUnit output, in C so that no Swift module sees
+        // libxml2's ICU headers next to Foundation's ICU.
+        .target(name: "CanopyXMLSchema", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaSupport"),
 
         .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
         .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHTML", "CanopyRules"]),
-        .testTarget(name: "CanopyKitTests", dependencies: ["CanopyKit", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyKitTests", dependencies: ["CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyTestSupport", "CanopyXMLSchema"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,52 +19,102 @@ public enum NameSource: Sendable {
 /// graphics-roles standards, axe's deliberate spec differences included). Rules look roles up,
 /// never hard-code them.
 public struct ARIARole: Sendable, Hashable {
-    public let name: String
+    /// The facts live in one shared, immutable object: rules look roles up for nearly every
+    /// element, and copying a dozen fields (seven arrays) out of the table each time cost more
+    /// than the lookup.
+    private final class Facts: Sendable {
+        let name: String
+        let type: String
+        let kind: RoleKind
+        let superclassRoles: [String]
+        let requiredAttributes: [String]
+        let allowedAttributes: [String]
+        let prohibitedAttributes: [String]
+        let requiredContext: [String]
+        let requiredOwned: [String]
+        let nameRequired: Bool
+        let nameFromContent: Bool
+        let childrenPresentational: Bool
+        let deprecated: Bool
+        let isDPUB: Bool
+        let isGraphics: Bool
+
+        init(
+            name: String, type: String, superclass: [String], required: [String], allowed: [String],
+            prohibited: [String], context: [String], owned: [String], nameRequired: Bool, nameFromContent: Bool,
+            childrenPresentational: Bool, deprecated: Bool
+        ) {
+            self.name = name
+            self.type = type
+            self.kind = RoleKind(rawValue: type) ?? .structure
+            self.superclassRoles = superclass
+            self.requiredAttributes = required
+            self.allowedAttributes = allowed
+            self.prohibitedAttributes = prohibited
+            self.requiredContext = context
+            self.requiredOwned = owned
+            self.nameRequired = nameRequired
+            self.nameFromContent = nameFromContent
+            self.childrenPresentational = childrenPresentational
+            self.deprecated = deprecated
+            self.isDPUB = name.hasPrefix("doc-")
+            self.isGraphics = name.hasPrefix("graphics-")
+        }
+    }
+
+    private let facts: Facts
+
+    public var name: String { facts.name }
     /// axe's role type, verbatim ("widget", "landmark", ..., or a role name for some DPUB roles).
-    public let type: String
-    public let kind: RoleKind
+    public var type: String { facts.type }
+    public var kind: RoleKind { facts.kind }
     /// Direct superclass roles (ARIA's taxonomy); `superclassChain` walks them all.
-    public let superclassRoles: [String]
+    public var superclassRoles: [String] { facts.superclassRoles }
     /// States and properties an element with this role must have.
-    public let requiredAttributes: [String]
+    public var requiredAttributes: [String] { facts.requiredAttributes }
     /// Role-specific states and properties it may have, besides the global ones and the required ones.
-    public let allowedAttributes: [String]
+    public var allowedAttributes: [String] { facts.allowedAttributes }
     /// Global attributes this role does not support (naming on generic-like roles).
-    public let prohibitedAttributes: [String]
+    public var prohibitedAttributes: [String] { facts.prohibitedAttributes }
     /// Roles one of which must be an ancestor in the accessibility tree (ARIA's "required context").
-    public let requiredContext: [String]
+    public var requiredContext: [String] { facts.requiredContext }
     /// Roles of which the element must own at least one (ARIA's "required owned elements").
-    public let requiredOwned: [String]
+    public var requiredOwned: [String] { facts.requiredOwned }
     /// axe-core's `accessibleNameRequired`: an element with this role must have a name.
-    public let nameRequired: Bool
+    public var nameRequired: Bool { facts.nameRequired }
     /// Whether the role can take its name from its content.
-    public let nameFromContent: Bool
+    public var nameFromContent: Bool { facts.nameFromContent }
     /// Whether the role's descendants are presentational (e.g. `button`, `img`).
-    public let childrenPresentational: Bool
-    public let deprecated: Bool
-    public let isDPUB: Bool
-    public let isGraphics: Bool
+    public var childrenPresentational: Bool { facts.childrenPresentational }
+    public var deprecated: Bool { facts.deprecated }
+    public var isDPUB: Bool { facts.isDPUB }
+    public var isGraphics: Bool { facts.isGraphics }
 
     init(
         _ name: String, _ type: String, superclass: [String], required: [String] = [], allowed: [String] = [],
         prohibited: [String] = [], context: [String] = [], owned: [String] = [], nameRequired: Bool = false,
         nameFromContent: Bool = false, childrenPresentational: Bool = false, deprecated: Bool = false
     ) {
-        self.name = name
-        self.type = type
-        self.kind = RoleKind(rawValue: type) ?? .structure
-        self.superclassRoles = superclass
-        self.requiredAttributes = required
-        self.allowedAttributes = allowed
-        self.prohibitedAttributes = prohibited
-        self.requiredContext = context
-        self.requiredOwned = owned
-        self.nameRequired = nameRequired
-        self.nameFromContent = nameFromContent
-        self.childrenPresentational = childrenPresentational
-        self.deprecated = deprecated
-        self.isDPUB = name.hasPrefix("doc-")
-        self.isGraphics = name.hasPrefix("graphics-")
+        facts = Facts(
+            name: name, type: type, superclass: superclass, required: required, allowed: allowed, prohibited: prohibited,
+            context: context, owned: owned, nameRequired: nameRequired, nameFromContent: nameFromContent,
+            childrenPresentational: childrenPresentational, deprecated: deprecated)
+    }
+
+    // Equality and hashing by value, as when the fields were stored here.
+    public static func == (lhs: ARIARole, rhs: ARIARole) -> Bool {
+        lhs.facts === rhs.facts
+            || (lhs.name == rhs.name && lhs.type == rhs.type && lhs.superclassRoles == rhs.superclassRoles
+                && lhs.requiredAttributes == rhs.requiredAttributes && lhs.allowedAttributes == rhs.allowedAttributes
+                && lhs.prohibitedAttributes == rhs.prohibitedAttributes && lhs.requiredContext == rhs.requiredContext
+                && lhs.requiredOwned == rhs.requiredOwned && lhs.nameRequired == rhs.nameRequired
+                && lhs.nameFromContent == rhs.nameFromContent
+                && lhs.childrenPresentational == rhs.childrenPresentational && lhs.deprecated == rhs.deprecated)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(type)
     }
 
     public var isAbstract: Bool { kind == .abstract }

@@ -6,6 +6,7 @@ extension AccessibilityModel {
     /// The element's accessible name, computed as axe-core computes it (accname 1.2 with axe's
     /// spec differences), whitespace-normalized. Empty when it has none. Cached per element.
     public func accessibleName(of element: Element) -> String {
+        if nameCache.isEmpty { nameCache = Array(repeating: nil, count: document.elementCount) }
         if let cached = nameCache[element.position] { return cached }
         var computation = NameComputation(model: self, start: element)
         let name = computation.name()
@@ -120,8 +121,17 @@ extension AccessibilityModel {
     /// Whether the element may be named from its content: its role says so, or it has no role
     /// (or a presentational one), as axe's non-strict reading has it.
     public func isNamedFromContent(_ element: Element) -> Bool {
-        let roleName = role(of: element, options: .axeDefault)
-        guard let roleName, let role = ARIARoles.role(named: roleName) else { return true }
-        return role.nameFromContent || roleName == "none" || roleName == "presentation"
+        // Asked for every element a name computation walks through: kept per element.
+        if namedFromContent.isEmpty { namedFromContent = Array(repeating: -1, count: document.elementCount) }
+        let position = element.position
+        if namedFromContent[position] >= 0 { return namedFromContent[position] == 1 }
+        let named: Bool
+        if let roleName = role(of: element, options: .axeDefault), let role = ARIARoles.role(named: roleName) {
+            named = role.nameFromContent || roleName == "none" || roleName == "presentation"
+        } else {
+            named = true
+        }
+        namedFromContent[position] = named ? 1 : 0
+        return named
     }
 }

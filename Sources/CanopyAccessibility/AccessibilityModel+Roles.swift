@@ -28,22 +28,54 @@ extension AccessibilityModel {
 
     /// The first token of `role` that names a concrete (non-abstract) ARIA role, lowercased.
     public func explicitRole(of element: Element) -> String? {
-        Self.explicitRole(of: element, options: .standard)
+        explicitRole(of: element, options: .standard)
     }
 
+    /// Cached per element for the two common option sets: rules ask again for each ancestor and
+    /// each check, and reading the attribute costs more than the lookup.
     public func explicitRole(of element: Element, options: RoleOptions) -> String? {
-        Self.explicitRole(of: element, options: options)
+        let position = element.position
+        if options == .standard {
+            if standardExplicitRoles.isEmpty { standardExplicitRoles = Array(repeating: nil, count: document.elementCount) }
+            if let cached = standardExplicitRoles[position] { return cached }
+            let role = Self.explicitRole(of: element, options: options)
+            standardExplicitRoles[position] = .some(role)
+            return role
+        }
+        if options == .axeDefault {
+            if axeDefaultExplicitRoles.isEmpty { axeDefaultExplicitRoles = Array(repeating: nil, count: document.elementCount) }
+            if let cached = axeDefaultExplicitRoles[position] { return cached }
+            let role = Self.explicitRole(of: element, options: options)
+            axeDefaultExplicitRoles[position] = .some(role)
+            return role
+        }
+        return Self.explicitRole(of: element, options: options)
     }
 
     static func explicitRole(of element: Element, options: RoleOptions) -> String? {
         guard let value = element.attribute("role") else { return nil }
+        // Nearly every value is one lowercase token: then trimming, lowercasing and splitting
+        // (character by character) change nothing.
+        if isLowercaseToken(value) { return isAccepted(value, options: options) ? value : nil }
         let normalized = value.trimmingWhitespace().lowercased()
         let candidates = options.fallback ? normalized.split(whereSeparator: \.isHTMLWhitespace).map(String.init) : [normalized]
-        return candidates.first { name in
-            guard let role = ARIARoles.role(named: name) else { return false }
-            if !options.dpub && role.isDPUB { return false }
-            return options.abstracts || !role.isAbstract
+        return candidates.first { isAccepted($0, options: options) }
+    }
+
+    private static func isAccepted(_ name: String, options: RoleOptions) -> Bool {
+        guard let role = ARIARoles.role(named: name) else { return false }
+        if !options.dpub && role.isDPUB { return false }
+        return options.abstracts || !role.isAbstract
+    }
+
+    /// Non-empty, and only ASCII lowercase letters and `-` (which role names are made of).
+    private static func isLowercaseToken(_ value: String) -> Bool {
+        var bytes = 0
+        for byte in value.utf8 {
+            guard (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D else { return false }
+            bytes += 1
         }
+        return bytes > 0
     }
 
     /// The role assistive technology sees: the explicit role, unless it is `none`/`presentation`
@@ -104,7 +136,11 @@ extension AccessibilityModel {
 
     /// Table parts and list items whose structural parent is presentational are presentational too.
     private func inheritedPresentationalRole(of element: Element, options: RoleOptions) -> String? {
-        guard element.isHTML, let allowedParents = Self.presentationChain[element.localName],
+        // Names in the chain have 2, 3 or 5 letters: the rest (links above all) need no lookup.
+        guard element.isHTML else { return nil }
+        let nameLength = element.localName.utf8.count
+        guard nameLength == 2 || nameLength == 3 || nameLength == 5 else { return nil }
+        guard let allowedParents = Self.presentationChain[element.localName],
             let parent = element.parent, parent.isHTML, allowedParents.contains(parent.localName)
         else { return nil }
         if let parentRole = explicitRole(of: parent, options: options) {

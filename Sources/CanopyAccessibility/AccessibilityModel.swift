@@ -17,21 +17,32 @@ public final class AccessibilityModel {
     private let visibilityHidden: [Bool]
     /// Indexed by element position: inside an `inert` subtree (no focus, no interaction).
     private let inert: [Bool]
+    // The caches below are read and written for nearly every element by every rule. One audit
+    // uses the model from one thread, and every value is computed before it is stored, so no two
+    // accesses overlap: the runtime's exclusivity checks on them would only cost time.
     /// `<label for>` elements by the id they name; built on first use by name computation.
-    var labelsByTargetID: [String: [Element]]?
-    /// Accessible names already computed, by element position.
-    var nameCache: [Int: String] = [:]
+    @exclusivity(unchecked) var labelsByTargetID: [String: [Element]]?
+    /// Accessible names already computed, by element position (nil: not computed yet), allocated
+    /// on first use.
+    @exclusivity(unchecked) var nameCache: [String?] = []
     /// Roles already resolved, by element position, one cache per option set.
-    var roleCache: [RoleOptions: [Int: String?]] = [:]
+    @exclusivity(unchecked) var roleCache: [RoleOptions: [Int: String?]] = [:]
     /// The same for the two option sets rules ask with for nearly every element, as arrays by
     /// position (nil: not resolved yet), allocated on first use.
-    var standardRoles: [String??] = []
-    var axeDefaultRoles: [String??] = []
+    @exclusivity(unchecked) var standardRoles: [String??] = []
+    @exclusivity(unchecked) var axeDefaultRoles: [String??] = []
+    /// Explicit roles by element position, for the same two option sets (nil: not read yet).
+    @exclusivity(unchecked) var standardExplicitRoles: [String??] = []
+    @exclusivity(unchecked) var axeDefaultExplicitRoles: [String??] = []
+    /// `hasARIAAttribute` by element position, for the whole page at once (empty: not built yet).
+    @exclusivity(unchecked) var ariaAttributed: [Bool] = []
+    /// `isNamedFromContent` by element position: -1 not known yet, 0 no, 1 yes.
+    @exclusivity(unchecked) var namedFromContent: [Int8] = []
     /// Elements whose implicit role is being resolved right now: a `section` or `form` whose
     /// `aria-labelledby` text leads back to itself must not recurse forever.
-    var resolvingImplicitRole: Set<Int> = []
+    @exclusivity(unchecked) var resolvingImplicitRole: Set<Int> = []
     /// Column/row header grids of tables, by table position, built on first use.
-    var tableGrids: [Int: TableGrid] = [:]
+    @exclusivity(unchecked) var tableGrids: [Int: TableGrid] = [:]
 
     public init(document: Document) {
         self.document = document
@@ -99,7 +110,7 @@ public final class AccessibilityModel {
     private static func isNeverRendered(_ element: Element, parent: Element?, hasHiddenAttribute: Bool) -> Bool {
         guard element.isHTML else { return false }
         let name = element.localName
-        if neverRendered.contains(name) { return true }
+        if isNeverRenderedName(name) { return true }
         if hasHiddenAttribute { return true }
         if name == "input" { return element.attribute("type")?.lowercased() == "hidden" }
         // The content of a closed <details>, except its first <summary>, is not rendered.
@@ -109,9 +120,17 @@ public final class AccessibilityModel {
         return false
     }
 
-    private static let neverRendered: Set<String> = [
-        "head", "script", "style", "template", "noscript", "datalist", "title", "meta", "link", "base",
-    ]
+    /// head, script, style, template, noscript, datalist, title, meta, link, base: by length first,
+    /// as hashing every element's name cost more than the rest of the model's pass.
+    private static func isNeverRenderedName(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 4: return name == "head" || name == "meta" || name == "link" || name == "base"
+        case 5: return name == "style" || name == "title"
+        case 6: return name == "script"
+        case 8: return name == "template" || name == "noscript" || name == "datalist"
+        default: return false
+        }
+    }
 
     /// Hidden from assistive technology: `hidden`, `aria-hidden="true"`, `inert`,
     /// `display:none`/`visibility:hidden` (inline or from a simple page style rule), or never
@@ -147,6 +166,19 @@ public final class AccessibilityModel {
     /// `tabindex` read as browsers read it (JavaScript's parseInt): nil when absent or not a number.
     public func tabIndex(of element: Element) -> Int? {
         element.attribute("tabindex").flatMap(JavaScriptNumbers.parseInt)
+    }
+
+    /// Whether the element has an attribute in the `aria-` namespace (any case). Several rules
+    /// ask it of every element, so the page's answers are found in one pass and kept.
+    public func hasARIAAttribute(_ element: Element) -> Bool {
+        if ariaAttributed.isEmpty {
+            var found = [Bool](repeating: false, count: document.elementCount)
+            for candidate in document.elements where candidate.attributeNames.contains(where: ARIAAttributes.isARIAName) {
+                found[candidate.position] = true
+            }
+            ariaAttributed = found
+        }
+        return ariaAttributed[element.position]
     }
 
     /// Whether the element is inert itself or inside an `inert` subtree.

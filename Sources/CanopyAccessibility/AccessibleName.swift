@@ -10,7 +10,7 @@ import CanopyHTML
 struct NameComputation {
     let model: AccessibilityModel
     let start: Element
-    private var processed = Set<Int>()
+    private var processed = ProcessedElements()
     private var depth = 0
 
     /// Deeper recursion than this gives up on the branch: real pages never nest names this deep,
@@ -88,7 +88,7 @@ struct NameComputation {
             referenceContext.includeHidden = nil
             // Each reference is computed afresh, so `aria-labelledby="a a"` repeats a's text.
             let outerProcessed = processed
-            processed = []
+            processed = ProcessedElements()
             let part = text(of: referenced, context: referenceContext)
             processed = outerProcessed
             result = result.isEmpty ? part : result + " " + part
@@ -149,7 +149,7 @@ struct NameComputation {
     /// Step 2E: an embedded control contributes its value, never the control being named.
     mutating func controlValue(of element: Element, context: Context) -> String {
         guard element != start, let role = self.role(of: element),
-            NativeNaming.controlValueRoles.contains(role),
+            NativeNaming.isControlValueRole(role),
             role != "progressbar"  // axe treats progressbar values as unsupported in names
         else { return "" }
         let textbox = NativeNaming.nativeTextboxValue(of: element)
@@ -201,7 +201,7 @@ struct NameComputation {
     mutating func subtreeText(of element: Element, context incoming: Context) -> String {
         guard markProcessed(element), !NativeNaming.isEmbeddedContent(element) else { return "" }
         let role = self.role(of: element)
-        if let role, NativeNaming.controlValueRoles.contains(role) { return "" }
+        if let role, NativeNaming.isControlValueRole(role) { return "" }
         if incoming.subtreeDescendant != true && !incoming.inLabelledByContext && !model.isNamedFromContent(element) {
             return ""
         }
@@ -254,7 +254,26 @@ struct NameComputation {
 
     /// True the first time an element is seen in this computation.
     private mutating func markProcessed(_ element: Element) -> Bool {
-        processed.insert(element.position).inserted
+        processed.insert(element.position)
+    }
+}
+
+/// The elements a name computation has visited: most names visit a handful, which a short array
+/// holds without the hashing and allocation of a set; large subtrees move on to a set.
+struct ProcessedElements {
+    private var few: [Int] = []
+    private var many: Set<Int>?
+
+    /// True when `position` was not there yet.
+    mutating func insert(_ position: Int) -> Bool {
+        if many != nil { return many!.insert(position).inserted }
+        if few.contains(position) { return false }
+        if few.count < 16 {
+            few.append(position)
+        } else {
+            many = Set(few + [position])
+        }
+        return true
     }
 }
 
@@ -294,8 +313,13 @@ enum TextNormalization {
     /// ASCII text whose only whitespace is single spaces between other characters: most names,
     /// which then need no rebuilding.
     private static func isAlreadyClean(_ text: String) -> Bool {
+        if let clean = text.utf8.withContiguousStorageIfAvailable(isAlreadyClean) { return clean }
+        return isAlreadyClean(text.utf8)
+    }
+
+    private static func isAlreadyClean<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
         var previousWasSpace = true  // a leading space is not clean
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == 0x20 {
                 if previousWasSpace { return false }
                 previousWasSpace = true

@@ -14,10 +14,10 @@ enum NativeNaming {
             return element.localName == "svg" ? [.descendant("title")] : []
         }
         switch element.localName {
-        case "a": return element.hasAttribute("href") ? [.subtree] : []
-        case "area", "img": return [.alt]
+        case "a": return element.hasAttribute("href") ? subtreeOnly : []
+        case "area", "img": return altOnly
         case "br", "hr": return [.title, .singleSpace]
-        case "button", "output", "summary": return [.subtree]
+        case "button", "output", "summary": return subtreeOnly
         case "fieldset": return [.descendant("legend")]
         case "figure": return [.descendant("figcaption"), .title]
         case "select": return [.labels]
@@ -32,6 +32,10 @@ enum NativeNaming {
         default: return []
         }
     }
+
+    /// The common answers, made once rather than allocated for every link and image.
+    private static let subtreeOnly: [Method] = [.subtree]
+    private static let altOnly: [Method] = [.alt]
 
     /// What a browser shows on an input button without a value.
     static func defaultButtonText(of element: Element) -> String {
@@ -60,6 +64,15 @@ enum NativeNaming {
         "textbox", "combobox", "listbox", "progressbar", "scrollbar", "slider", "spinbutton",
     ]
     static let rangeRoles: Set<String> = ["progressbar", "scrollbar", "slider", "spinbutton"]
+
+    /// `controlValueRoles.contains(role)`, by length first: name computation asks it for every
+    /// element with a role, and most (link, listitem, cell...) differ in length from all of them.
+    static func isControlValueRole(_ role: String) -> Bool {
+        switch role.utf8.count {
+        case 6, 7, 8, 9, 10, 11: return controlValueRoles.contains(role)
+        default: return false
+        }
+    }
 
     /// Input types whose value is not text a user typed.
     private static let nonTextInputTypes: Set<String> = [
@@ -99,10 +112,17 @@ enum NativeNaming {
     /// Embedded content (HTML's category): replaced elements whose content is never their name.
     static func isEmbeddedContent(_ element: Element) -> Bool {
         if !element.isHTML { return element.localName == "svg" || element.localName == "math" }
-        return embedded.contains(element.localName)
+        // By length first: asked for every element a name computation visits.
+        let name = element.localName
+        switch name.utf8.count {
+        case 3: return name == "img" || name == "svg"
+        case 4: return name == "math"
+        case 5, 6: return embedded.contains(name)
+        default: return false
+        }
     }
 
-    private static let embedded: Set<String> = [
+    private static let embedded: Set<String> = [  // names of 3 to 6 letters (see isEmbeddedContent)
         "audio", "canvas", "embed", "iframe", "img", "math", "object", "svg", "video",
     ]
 

@@ -12,12 +12,17 @@ struct TableGrid {
     private var slots: [[Element?]] = []
     /// Where each cell's top-left slot is, by element position.
     private var origins: [Int: (row: Int, column: Int)] = [:]
+    /// Per row: every slot is a `th` or a hole. Per column: every row has a `th` there.
+    private var rowIsAllHeaders: [Bool] = []
+    private var columnIsAllHeaders: [Bool] = []
 
     /// Slots laid out at most per table. Spans multiply (colspan up to 1000 × rowspan up to
     /// 65534, and like axe-core's grid a rowspan may reach past the last row), so a few bytes of
     /// hostile markup asked for gigabytes (Tests/FuzzCorpus/parse/table-span-oom.html: 1 GB,
-    /// 50 s). Real tables stay far below this; past it the grid is left partial.
-    static let maximumSlots = 1 << 21
+    /// 50 s). Every step counts: slots written, occupied slots skipped and holes padded (the
+    /// fuzzer's timeouts, table-span-*.html). Real tables stay far below this; past it the grid
+    /// is left partial.
+    static let maximumSlots = 1 << 20
 
     init(table: Element) {
         let rows = Self.rows(of: table)
@@ -36,8 +41,8 @@ struct TableGrid {
                         if budget < 0 { break layout }
                         let target = rowIndex + offset
                         while slots.count <= target { slots.append([]) }
-                        while column < slots[target].count, slots[target][column] != nil { column += 1 }
-                        while slots[target].count <= column { slots[target].append(nil) }
+                        while column < slots[target].count, slots[target][column] != nil { column += 1; budget -= 1 }
+                        while slots[target].count <= column { slots[target].append(nil); budget -= 1 }
                         slots[target][column] = cell
                         if origins[cell.position] == nil { origins[cell.position] = (target, column) }
                     }
@@ -45,6 +50,16 @@ struct TableGrid {
                 }
             }
         }
+        // Which rows and columns are all headers, once: asked per cell, it cost rows × columns
+        // per header, minutes for hostile spans (Tests/FuzzCorpus/parse/table-span-skip-timeout.html).
+        let isHeader = { (slot: Element?) -> Bool in slot?.localName == "th" }
+        rowIsAllHeaders = slots.map { $0.allSatisfy { $0 == nil || isHeader($0) } }
+        var headersInColumn: [Int] = []
+        for row in slots {
+            while headersInColumn.count < row.count { headersInColumn.append(0) }
+            for (column, slot) in row.enumerated() where isHeader(slot) { headersInColumn[column] += 1 }
+        }
+        columnIsAllHeaders = headersInColumn.map { $0 == slots.count }
     }
 
     /// The table's rows in table-model order: header-group rows, body rows, then footer rows.
@@ -87,9 +102,8 @@ struct TableGrid {
         if let scope = Self.explicitScope(of: cell) { return scope }
         guard cell.isHTML, cell.localName == "th" else { return .none }
         guard let origin = origins[cell.position] else { return .auto }
-        let isHeader = { (slot: Element?) -> Bool in slot?.localName == "th" }
-        if slots[origin.row].allSatisfy({ $0 == nil || isHeader($0) }) { return .column }
-        if slots.allSatisfy({ origin.column < $0.count && isHeader($0[origin.column]) }) { return .row }
+        if rowIsAllHeaders[origin.row] { return .column }
+        if columnIsAllHeaders[origin.column] { return .row }
         return .auto
     }
 }

@@ -31,6 +31,8 @@ public struct SiteCrawl: Sendable {
         public var run: RunID?
         public var storePath: String?
         public var reportsFolder: String?
+        /// The reports written at the end of the crawl (index.html, trend.json, ...).
+        public var report: ReportWriter.Output?
     }
 
     /// Lets a signal handler stop a running crawl; the crawl then records what it finished.
@@ -133,6 +135,14 @@ public struct SiteCrawl: Sendable {
             outcome.exitStatus = .couldNotAudit
             return outcome
         }
+        // The reports cover complete runs only, so an interrupted crawl leaves them showing the
+        // last complete run; written either way so Reports/ always matches the store.
+        do {
+            outcome.report = try ReportWriter(store: store, now: now).write(to: reports)
+        } catch {
+            outcome.messages.append("error: could not write the reports to \(reports): \(error)")
+            outcome.exitStatus = .couldNotAudit
+        }
         if let writeError = storeSink.writeError {
             outcome.messages.append("error: some pages could not be stored: \(writeError)")
             outcome.exitStatus = .couldNotAudit
@@ -142,6 +152,7 @@ public struct SiteCrawl: Sendable {
             outcome.exitStatus = .couldNotAudit
         }
         outcome.messages.append(Self.describe(summary, run: run, reports: reports, store: configuration.output.storePath))
+        if let report = outcome.report { outcome.messages.append("  report: \(report.htmlPath)") }
         return outcome
     }
 

@@ -13,7 +13,7 @@ struct CanopyCommand: ParsableCommand {
             3 a page could not be audited.
             """,
         version: CanopyVersion.current,
-        subcommands: [CrawlCommand.self, CheckCommand.self, RulesCommand.self]
+        subcommands: [CrawlCommand.self, CheckCommand.self, RulesCommand.self, ReportCommand.self, DemoCommand.self, GateCommand.self, BaselineCommand.self]
     )
 
     /// Runs like ArgumentParser's own `main`, except that usage errors exit with 2, which is

@@ -1,5 +1,6 @@
 import CanopyRules
 import Foundation
+import Synchronization
 import Testing
 @testable import CanopyStore
 
@@ -188,7 +189,7 @@ struct RunStoreTests {
         #expect(try store.trendReport().runs.count == 2)
     }
 
-    @Test func aReaderWorksWhileACrawlWrites() async throws {
+    @Test func aReaderWorksWhileACrawlWrites() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("concurrent.sqlite")
         let writer = try RunStore(path: path)
@@ -196,28 +197,50 @@ struct RunStoreTests {
         let run = try writer.begin(.test())
         let reader = try RunStore(path: path, readOnly: true)
 
+        // Real threads, as in a crawl (the store writes from the audit workers): Swift's
+        // cooperative pool, shared with every other test running in parallel, would not
+        // guarantee that the writer runs while the reader polls.
         let batches = 40, pagesPerBatch = 50
-        async let written: Void = Task.detached {
-            for batch in 0..<batches {
-                let pages = (0..<pagesPerBatch).map { index in
-                    PageRecord(url: "https://shop.example/p/\(batch)-\(index)", findings: [madeUpFinding("image-alt", signature: "s\(index)")])
+        let failures = Mutex<[String]>([])
+        let observedCounts = Mutex<[Int]>([])
+        let finished = DispatchGroup()
+        finished.enter()
+        Thread {
+            defer { finished.leave() }
+            do {
+                for batch in 0..<batches {
+                    let pages = (0..<pagesPerBatch).map { index in
+                        PageRecord(url: "https://shop.example/p/\(batch)-\(index)", findings: [madeUpFinding("image-alt", signature: "s\(index)")])
+                    }
+                    try writer.record(pages, run: run)
+                    // Paced like a crawl, so that reads fall between and during batches.
+                    Thread.sleep(forTimeInterval: 0.005)
                 }
-                try writer.record(pages, run: run)
-                // Paced like a crawl, so that reads fall between and during batches.
-                try await Task.sleep(for: .milliseconds(5))
+            } catch {
+                failures.withLock { $0.append("writer: \(error)") }
             }
-        }.value
-        let observed: [Int] = try await Task.detached {
+        }.start()
+        finished.enter()
+        Thread {
+            defer { finished.leave() }
+            let deadline = Date().addingTimeInterval(60)
             var counts: [Int] = []
-            while counts.last != batches * pagesPerBatch && counts.count < 100_000 {
-                counts.append(try reader.recordedURLs(run: run).count)
-                // The trend keeps reading the complete run while the crawl's run grows.
-                #expect(try reader.trendReport(options: TrendOptions(includePages: false)).runs.count == 1)
+            do {
+                while counts.last != batches * pagesPerBatch && Date() < deadline {
+                    counts.append(try reader.recordedURLs(run: run).count)
+                    // The trend keeps reading the complete run while the crawl's run grows.
+                    let completeRuns = try reader.trendReport(options: TrendOptions(includePages: false)).runs.count
+                    if completeRuns != 1 { failures.withLock { $0.append("trend saw \(completeRuns) complete runs") } }
+                }
+            } catch {
+                failures.withLock { $0.append("reader: \(error)") }
             }
-            return counts
-        }.value
-        try await written
+            observedCounts.withLock { $0 = counts }
+        }.start()
+        finished.wait()
+        let observed = observedCounts.withLock { $0 }
 
+        #expect(failures.withLock { $0 } == [])
         // Reads overlapped the writes, each saw whole batches only, never fewer pages than before.
         #expect(Set(observed).count >= 3)
         #expect(observed.allSatisfy { $0 % pagesPerBatch == 0 })

@@ -13,6 +13,15 @@ public struct TestHTTPResponse: Sendable {
     public var delay: Duration
     /// Close the connection after this response even if the client wants keep-alive.
     public var closesConnection: Bool
+    /// Fault injection: send the bytes in this many pieces with `interval` between them
+    /// (a slow drip, or a stall in the middle of the body).
+    public var drip: (pieces: Int, interval: Duration)?
+    /// Fault injection: after the head, stream this many filler bytes without holding them in
+    /// memory (gigabyte bodies); `Content-Length` announces them unless `announcesLength` is false.
+    public var streamedBodyBytes: Int?
+    public var announcesLength = true
+    /// Fault injection: reset the connection (TCP RST) instead of answering.
+    public var resetsConnection = false
 
     public init(
         status: Int = 200,
@@ -62,6 +71,28 @@ public struct TestHTTPResponse: Sendable {
 
     public static func raw(_ text: String) -> TestHTTPResponse {
         raw(Array(text.utf8))
+    }
+
+    /// A response that resets the connection.
+    public static var reset: TestHTTPResponse {
+        var response = TestHTTPResponse()
+        response.resetsConnection = true
+        return response
+    }
+
+    /// A 200 whose body is `bytes` filler bytes, streamed.
+    public static func streamed(bytes: Int, contentType: String = "text/html", announcesLength: Bool = true) -> TestHTTPResponse {
+        var response = TestHTTPResponse(headers: [("Content-Type", contentType)])
+        response.streamedBodyBytes = bytes
+        response.announcesLength = announcesLength
+        return response
+    }
+
+    /// The same response, sent in `pieces` parts `interval` apart.
+    public func dripped(pieces: Int, interval: Duration) -> TestHTTPResponse {
+        var copy = self
+        copy.drip = (max(1, pieces), interval)
+        return copy
     }
 
     /// The same response, sent after waiting `delay`.

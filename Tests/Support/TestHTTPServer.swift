@@ -202,9 +202,23 @@ private final class ServerCore: Sendable {
                     // Returns true only when stop() signalled during the delay.
                     if waitUntilReadable(nil, timeoutMilliseconds: Self.milliseconds(response.delay)) { return }
                 }
+                if response.resetsConnection {
+                    // Linger 0: close() sends RST instead of an orderly FIN.
+                    var noLinger = linger(l_onoff: 1, l_linger: 0)
+                    setsockopt(connection, SOL_SOCKET, SO_LINGER, &noLinger, socklen_t(MemoryLayout<linger>.size))
+                    return
+                }
+                if let total = response.streamedBodyBytes {
+                    streamBody(of: response, total: total, to: connection)
+                    return
+                }
                 let closeAfterwards = response.rawBytes != nil || response.closesConnection
                     || !Self.clientKeepsAlive(request)
                 let bytes = response.serialized(omitBody: request.method == "HEAD", closeAfterwards: closeAfterwards)
+                if let drip = response.drip {
+                    guard sendDripping(bytes, pieces: drip.pieces, interval: drip.interval, to: connection), !closeAfterwards else { return }
+                    continue
+                }
                 guard sendAll(bytes, to: connection), !closeAfterwards else { return }
             }
         }
@@ -239,6 +253,35 @@ private final class ServerCore: Sendable {
             }
             if count < 0 && errno == EINTR { continue }
             return false
+        }
+    }
+
+    /// Sends `bytes` in pieces with pauses; false when the client left or the server stops.
+    private func sendDripping(_ bytes: [UInt8], pieces: Int, interval: Duration, to connection: Int32) -> Bool {
+        let size = max(1, (bytes.count + pieces - 1) / pieces)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + size)
+            guard sendAll(Array(bytes[offset..<end]), to: connection) else { return false }
+            offset = end
+            if offset < bytes.count, waitUntilReadable(nil, timeoutMilliseconds: Self.milliseconds(interval)) { return false }
+        }
+        return true
+    }
+
+    /// A head, then `total` filler bytes in 64 KiB writes until done or the client hangs up.
+    private func streamBody(of response: TestHTTPResponse, total: Int, to connection: Int32) {
+        var head = "HTTP/1.1 200 OK\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += response.announcesLength ? "Content-Length: \(total)\r\n" : ""
+        head += "Connection: close\r\n\r\n"
+        guard sendAll(Array(head.utf8), to: connection) else { return }
+        let filler = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024)
+        var sent = 0
+        while sent < total {
+            let count = min(filler.count, total - sent)
+            guard sendAll(Array(filler[..<count]), to: connection) else { return }
+            sent += count
         }
     }
 

@@ -7,6 +7,11 @@ struct SelectorParser {
     private let text: String
     /// `:has()` may not contain `:has()`, at any depth.
     private var insideHas = false
+    /// How many functional pseudo-classes (`:not(`, `:is(`, `:nth-child(… of`) are open. Parsing
+    /// and matching recurse once per level, so without a cap `:not(:is(` × 20,000 in a config or
+    /// `--exclude` overflowed the stack (Tests/FuzzCorpus/selector/deep-*).
+    private var nesting = 0
+    static let maximumNesting = 32
 
     init(_ text: String) {
         self.text = text
@@ -285,6 +290,11 @@ struct SelectorParser {
             }
         }
         scanner.index += 1  // "("
+        guard nesting < Self.maximumNesting else {
+            throw error(at: colon, "selectors nest deeper than \(Self.maximumNesting) levels of \"(\"")
+        }
+        nesting += 1
+        defer { nesting -= 1 }
         let result: PseudoClass
         switch name {
         case "not":

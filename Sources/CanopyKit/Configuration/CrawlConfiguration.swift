@@ -192,6 +192,9 @@ public struct CrawlConfiguration: Sendable, Encodable {
     public var owners: [Owner] = []
     public var output = Output()
     public var components = Components()
+    /// What fails `canopy gate` (the `gate:` section). Left out of `configHash`: it does not
+    /// change what a crawl records, so editing it must not flag the next run as reconfigured.
+    public var gate = GatePolicy()
     /// The configuration file as the user named it; nil when there is none.
     public var file: String?
 

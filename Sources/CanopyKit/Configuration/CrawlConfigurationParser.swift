@@ -16,7 +16,7 @@ struct CrawlConfigurationParser {
 
     static let topLevelKeys = [
         "start", "sitemaps", "scope", "limits", "politeness", "auth", "rules", "exclude", "exclude-by-url",
-        "exclude-by-rule", "owners", "output", "components",
+        "exclude-by-rule", "owners", "output", "components", "gate",
     ]
 
     func parse(_ yaml: String) throws(ConfigurationError) -> CrawlConfiguration {
@@ -66,6 +66,7 @@ struct CrawlConfigurationParser {
         if let node = section("owners") { configuration.owners = try owners(node) }
         if let node = section("output") { configuration.output = try output(node) }
         if let node = section("components") { configuration.components = try components(node) }
+        if let node = section("gate") { configuration.gate = try gate(node) }
         return configuration
     }
 
@@ -274,6 +275,63 @@ struct CrawlConfigurationParser {
             components.minShare = share
         }
         return components
+    }
+
+    func gate(_ node: YAMLNode) throws(ConfigurationError) -> GatePolicy {
+        var policy = GatePolicy()
+        let keys = ["baseline", "fail-on", "fail-on-vendors", "fail-on-incomplete", "rules", "budgets", "rewrite"]
+        for entry in try entries(node, "gate", allowed: keys) {
+            let path = "gate.\(entry.key)"
+            switch entry.key {
+            case "baseline":
+                let text = try string(entry.value, path)
+                guard !text.isEmpty else { throw error(entry.value, path, "expected a path, found an empty string") }
+                policy.baseline = resolvedPath(text)
+            case "fail-on":
+                let text = try string(entry.value, path)
+                guard let impact = Impact(rawValue: text) else {
+                    throw error(entry.value, path, "expected one of critical, serious, moderate, minor, found \"\(text)\"")
+                }
+                policy.failOn = impact
+            case "fail-on-vendors": policy.failOnVendors = try bool(entry.value, path)
+            case "fail-on-incomplete": policy.failOnIncomplete = try bool(entry.value, path)
+            case "rules":
+                for rule in try entries(entry.value, path, allowed: nil) {
+                    let rulePath = "\(path).\(rule.key)"
+                    guard RuleCatalog.rule(withID: rule.key) != nil else {
+                        var message = "unknown rule \"\(rule.key)\""
+                        if let suggestion = closest(to: rule.key, in: RuleCatalog.all.map(\.metadata.id)) { message += "; did you mean \"\(suggestion)\"?" }
+                        throw error(rule.keyNode, rulePath, message)
+                    }
+                    let text = try string(rule.value, rulePath)
+                    guard let override = GatePolicy.RuleOverride(rawValue: text) else {
+                        throw error(rule.value, rulePath, "expected never or always, found \"\(text)\"")
+                    }
+                    policy.rules[rule.key] = override
+                }
+            case "budgets":
+                for budget in try entries(entry.value, path, allowed: nil) {
+                    let budgetPath = "\(path).\(budget.key)"
+                    let pattern: PathPattern
+                    do {
+                        pattern = try PathPattern(budget.key)
+                    } catch let failure {
+                        throw error(budget.keyNode, budgetPath, failure.description)
+                    }
+                    policy.budgets.append(PageBudget(pattern: pattern, allowed: try integer(budget.value, budgetPath, minimum: 0)))
+                }
+            default:
+                for rewrite in try entries(entry.value, path, allowed: nil) {
+                    let to = try string(rewrite.value, "\(path).\(rewrite.key)")
+                    do {
+                        policy.rewrites.append(try URLRewrite(from: rewrite.key, to: to))
+                    } catch let failure {
+                        throw error(rewrite.keyNode, "\(path).\(rewrite.key)", failure.description)
+                    }
+                }
+            }
+        }
+        return policy
     }
 
     // MARK: Values

@@ -58,8 +58,9 @@ public final class PageContext {
     /// Page-wide results a rule computes once and reads for each element (e.g. region's walk
     /// of the body). Per audit, so nothing is shared between pages or threads.
     /// Boxed, so that reading one back is a class cast rather than an existential one.
-    private var memos: [String: AnyObject] = [:]
-    private var lastMemo: (key: String, box: AnyObject)?
+    // Unchecked for the model's reason (see AccessibilityModel): one thread, no overlapping access.
+    @exclusivity(unchecked) private var memos: [String: AnyObject] = [:]
+    @exclusivity(unchecked) private var lastMemo: (key: String, box: AnyObject)?
 
     public init(document: Document) {
         self.document = document
@@ -86,7 +87,7 @@ public final class PageContext {
     /// a full selector scan of a large page costs as much as parsing it.
     public private(set) lazy var elementIndex = ElementNameIndex(document: document)
     /// Page-wide query results by selector (rules ask the same question for each candidate).
-    private var queries: [SelectorList: [Element]] = [:]
+    @exclusivity(unchecked) private var queries: [SelectorList: [Element]] = [:]
 
     /// All elements of the page matching `selector`, in document order, as
     /// `document.querySelectorAll` gives them; computed once per page and selector.

@@ -22,7 +22,7 @@ public struct ARIAConditionalAttrRule: Rule {
     static let treeRowAttributes = ["aria-posinset", "aria-setsize", "aria-expanded", "aria-level"]
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        element.attributeNames.contains { ARIAValidity.isARIAName($0) }
+        page.accessibility.hasARIAAttribute(element)  // any aria-* attribute, known for the page at once
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {

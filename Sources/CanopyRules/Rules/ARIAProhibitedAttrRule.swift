@@ -18,7 +18,7 @@ public struct ARIAProhibitedAttrRule: Rule {
     public let selector = try! SelectorList("*")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        element.attributeNames.contains { ARIAValidity.isARIAName($0) }
+        page.accessibility.hasARIAAttribute(element)  // any aria-* attribute, known for the page at once
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {

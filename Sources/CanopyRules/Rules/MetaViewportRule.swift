@@ -95,6 +95,11 @@ public struct MetaViewportRule: Rule {
 extension Substring {
     /// Without leading and trailing HTML whitespace.
     fileprivate func trimmingHTMLSpace() -> String {
-        String(drop(while: \.isHTMLWhitespace).reversed().drop(while: \.isHTMLWhitespace).reversed())
+        // Moving the slice's ends: building the string back from a reversed view went character
+        // by character.
+        var slice = self[...]
+        while let first = slice.first, first.isHTMLWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isHTMLWhitespace { slice = slice.dropLast() }
+        return String(slice)
     }
 }

@@ -5,17 +5,7 @@ import CanopyHTML
 enum ARIAValidity {
     /// Whether an attribute name is in the `aria-` namespace (case-insensitively, as HTML names are).
     static func isARIAName(_ name: String) -> Bool {
-        // Byte by byte: asked for every attribute of every element, so no lowercased copy.
-        var bytes = name.utf8.makeIterator()
-        for expected in "aria-".utf8 {
-            guard let byte = bytes.next() else { return false }
-            // ASCII letters fold to lowercase with 0x20; "-" is compared as is.
-            let folded = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
-            if folded != expected { return false }
-        }
-        // A combining mark right after "aria-" would make "-" part of another character.
-        if let next = bytes.next(), next >= 0x80 { return name.lowercased().hasPrefix("aria-") }
-        return true
+        ARIAAttributes.isARIAName(name)
     }
 
     /// The role tokens of the `role` attribute, lowercased; empty when there is none.

@@ -13,7 +13,11 @@ struct OptInATableGrid {
     init(table: Element) {
         let rows = StructureTables.rows(of: table)
         slots = Array(repeating: [], count: rows.count)
-        for (rowIndex, row) in rows.enumerated() {
+        // Spans multiply (colspan 1000 × rowspan to the end), so hostile markup could ask for
+        // gigabytes (Tests/FuzzCorpus/parse/table-span-oom.html); past the same cap as
+        // CanopyAccessibility's TableGrid the grid stays partial.
+        var budget = 1 << 20
+        layout: for (rowIndex, row) in rows.enumerated() {
             var column = 0
             for cell in StructureTables.cells(of: row) {
                 let columnSpan = Self.span(cell.attribute("colspan"), limit: 1000) ?? 1
@@ -21,9 +25,11 @@ struct OptInATableGrid {
                 let rowSpan = min(Self.span(cell.attribute("rowspan"), limit: 65534) ?? rows.count, rows.count - rowIndex)
                 for _ in 0..<columnSpan {
                     for offset in 0..<max(rowSpan, 1) {
+                        budget -= 1
+                        if budget < 0 { break layout }
                         let target = rowIndex + offset
-                        while column < slots[target].count, slots[target][column] != nil { column += 1 }
-                        while slots[target].count <= column { slots[target].append(nil) }
+                        while column < slots[target].count, slots[target][column] != nil { column += 1; budget -= 1 }
+                        while slots[target].count <= column { slots[target].append(nil); budget -= 1 }
                         slots[target][column] = cell
                         if origins[cell.position] == nil { origins[cell.position] = (target, column) }
                     }

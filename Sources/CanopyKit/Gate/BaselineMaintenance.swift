@@ -1,0 +1,170 @@
+import CanopyStore
+import Foundation
+
+/// What `canopy baseline create` and `canopy baseline update` do: write a baseline from a stored
+/// run or a gate output, and shrink it as issues get fixed (the ratchet).
+public struct BaselineMaintenance: Sendable {
+    /// Where the findings come from.
+    public struct Source: Sendable {
+        /// `latest`, a run id, or a gate output JSON file.
+        public var fromRun: String
+        /// The run store; by default the configuration's (`output.store`), else Reports/canopy.sqlite.
+        public var storePath: String?
+        public var configPath: String?
+        public var environment: [String: String] = [:]
+
+        public init(fromRun: String, storePath: String? = nil, configPath: String? = nil, environment: [String: String] = [:]) {
+            self.fromRun = fromRun
+            self.storePath = storePath
+            self.configPath = configPath
+            self.environment = environment
+        }
+    }
+
+    public struct Outcome: Sendable {
+        public var exitStatus: ExitStatus
+        public var messages: [String]
+        public var baseline: Baseline?
+    }
+
+    private let now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date = Date.init) {
+        self.now = now
+    }
+
+    /// Writes a baseline with one entry per issue of the source.
+    public func create(
+        from source: Source, to output: String, includeIncomplete: Bool = false, reason: String? = nil, expires: String? = nil
+    ) -> Outcome {
+        do {
+            if let expires, WaiverDate(expires) == nil { throw GateError.usage("--expires: expected a date as YYYY-MM-DD, found \"\(expires)\"") }
+            let loaded = try load(source)
+            var entries = Self.entries(for: loaded.candidates.filter { includeIncomplete || $0.outcome == "violation" }, unrewriting: loaded.rewrites)
+            for index in entries.indices {
+                entries[index].reason = reason
+                entries[index].expires = expires
+            }
+            let baseline = Baseline(created: ISO8601DateFormatter().string(from: now()), source: loaded.description, entries: entries)
+            try baseline.write(to: output)
+            return Outcome(exitStatus: .passed, messages: ["wrote \(output): \(entries.count) known issues from \(loaded.description)"], baseline: baseline)
+        } catch {
+            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+        }
+    }
+
+    /// Removes the entries whose issue is gone from pages the source looked at; adds entries for
+    /// the source's other issues only when `addNew` says so, so the baseline only ever tightens
+    /// by default. Entries about pages the source did not audit are kept.
+    public func update(
+        baselinePath: String, from source: Source, output: String? = nil, addNew: Bool = false, includeIncomplete: Bool = false,
+        rewrites extraRewrites: [String] = []
+    ) -> Outcome {
+        do {
+            var baseline = try Baseline.load(contentsOf: baselinePath)
+            var loaded = try load(source)
+            loaded.rewrites = try extraRewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + loaded.rewrites
+            var kept: [Baseline.Entry] = [], removed: [Baseline.Entry] = []
+            var notCovered = 0
+            for entry in baseline.entries {
+                let matched = loaded.candidates.contains { entry.matches($0, rewrites: loaded.rewrites) }
+                let covered = loaded.pages.contains { entry.isCovered(byPage: $0.key, components: $0.value, rewrites: loaded.rewrites) }
+                if !matched && covered {
+                    removed.append(entry)
+                } else {
+                    if !covered { notCovered += 1 }
+                    kept.append(entry)
+                }
+            }
+            var added: [Baseline.Entry] = []
+            if addNew {
+                let unknown = loaded.candidates.filter { candidate in
+                    (includeIncomplete || candidate.outcome == "violation") && !kept.contains { $0.matches(candidate, rewrites: loaded.rewrites) }
+                }
+                added = Self.entries(for: unknown, unrewriting: loaded.rewrites)
+            }
+            baseline = Baseline(created: baseline.created, source: loaded.description, entries: kept + added)
+            let target = output ?? baselinePath
+            try baseline.write(to: target)
+            var messages = ["wrote \(target): \(removed.count) fixed removed, \(kept.count) kept (\(notCovered) on pages the source did not audit), \(added.count) added"]
+            messages += removed.map { "  fixed: \($0.rule) on \($0.scopeDescription) (\($0.target))" }
+            return Outcome(exitStatus: .passed, messages: messages, baseline: baseline)
+        } catch {
+            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+        }
+    }
+
+    // MARK: Sources
+
+    private struct Loaded {
+        var description: String
+        var candidates: [BaselineCandidate]
+        /// Audited page URLs and the component keys on each.
+        var pages: [String: Set<String>]
+        var rewrites: [URLRewrite]
+    }
+
+    private func load(_ source: Source) throws -> Loaded {
+        var configuration: CrawlConfiguration?
+        if let path = source.configPath {
+            do {
+                configuration = try CrawlConfiguration.load(contentsOf: path, environment: source.environment)
+            } catch {
+                throw GateError.usage(error.description)
+            }
+        }
+        let rewrites = configuration?.gate.rewrites ?? []
+        let from = source.fromRun
+        if from.hasSuffix(".json") || (from != "latest" && Int64(from) == nil) {
+            let report = try GateReport.load(contentsOf: from)
+            var pages: [String: Set<String>] = [:]
+            for page in report.pages where page.audited { pages[page.url] = Set(page.components) }
+            return Loaded(description: "gate output \(from) of \(report.created)", candidates: report.findings.map(\.candidate), pages: pages, rewrites: rewrites)
+        }
+        let storePath = source.storePath ?? configuration?.output.storePath ?? CrawlConfiguration(startURLs: []).output.storePath
+        guard FileManager.default.fileExists(atPath: storePath) else { throw GateError.usage("\(storePath): no run store there") }
+        do {
+            let store = try RunStore(path: storePath, readOnly: true)
+            let run: RunID
+            if from == "latest" {
+                guard let latest = try store.runs().last(where: { $0.status == .complete }) else {
+                    throw GateError.usage("\(storePath): no complete run yet")
+                }
+                run = latest.id
+            } else {
+                run = RunID(Int64(from)!)
+            }
+            let candidates = try store.issueInstances(run: run).map { instance in
+                BaselineCandidate(
+                    pageURL: instance.pageURL, pageType: instance.pageType, rule: instance.ruleID, outcome: instance.outcome.rawValue,
+                    impact: instance.impact.rawValue, signature: instance.elementSignature, componentKey: instance.componentKey,
+                    componentSignature: instance.componentSignature, inSiteWideComponent: instance.inSiteWideComponent,
+                    target: instance.target, snippet: instance.snippet, owner: instance.owner
+                )
+            }
+            return Loaded(description: "run \(run) of \(storePath)", candidates: candidates, pages: try store.auditedPageComponents(run: run), rewrites: rewrites)
+        } catch let error as GateError {
+            throw error
+        } catch {
+            throw GateError.usage("\(storePath): cannot read run \(from): \(error)")
+        }
+    }
+
+    /// One entry per issue, URLs mapped back from the deploy's to production's (the inverse of
+    /// the rewrites), so a baseline written from a staging gate keeps production's URLs.
+    private static func entries(for candidates: [BaselineCandidate], unrewriting rewrites: [URLRewrite]) -> [Baseline.Entry] {
+        let inverse = rewrites.compactMap { try? URLRewrite(from: $0.to, to: $0.from) }
+        var groups: [String: [BaselineCandidate]] = [:]
+        var order: [String] = []
+        for candidate in candidates {
+            let key = candidate.fingerprint
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(candidate)
+        }
+        return order.map { key in
+            var entry = Baseline.Entry.make(from: groups[key]!)
+            entry.url = entry.url.map { inverse.apply($0) }
+            return entry
+        }
+    }
+}

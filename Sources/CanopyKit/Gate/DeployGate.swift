@@ -1,0 +1,261 @@
+import CanopyCrawl
+import CanopyRules
+import CanopyStore
+import Foundation
+
+/// What `canopy gate` does: audit a deploy's pages with the crawl's fetcher, rules, exclusions
+/// and owners, compare the findings with the baseline, apply the policy, and write the outputs.
+/// Exit status: 0 passed, 1 new failures, 2 bad usage or configuration, 3 a page could not be
+/// audited (which is a failure of the gate, never a pass).
+public struct DeployGate: Sendable {
+    public struct Options: Sendable {
+        public var configPath: String?
+        /// Page URLs given on the command line.
+        public var urls: [String] = []
+        /// A file of URLs, one a line; `#` starts a comment.
+        public var urlsFile: String?
+        /// A sitemap (or sitemap index) listing the pages.
+        public var sitemap: String?
+        /// Crawl as the configuration says instead of auditing a list of pages.
+        public var crawl = false
+        public var baselinePath: String?
+        public var failOn: Impact?
+        public var failOnVendors: Bool?
+        public var failOnIncomplete: Bool?
+        /// `FROM=TO` prefixes, added before the configuration's.
+        public var rewrites: [String] = []
+        public var outputPath: String?
+        public var junitPath: String?
+        public var sarifPath: String?
+        public var summaryPath: String?
+        /// Rule set, rules, concurrency, timeouts... as for `canopy crawl`.
+        public var overrides = CrawlOverrides()
+        public var environment: [String: String] = [:]
+
+        public init() {}
+    }
+
+    public struct Outcome: Sendable {
+        public var exitStatus: ExitStatus
+        /// The human summary and any errors, for standard error.
+        public var messages: [String]
+        public var report: GateReport?
+    }
+
+    private let progress: CrawlProgressReporter?
+    private let now: @Sendable () -> Date
+
+    public init(progress: CrawlProgressReporter? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+        self.progress = progress
+        self.now = now
+    }
+
+    public func run(_ options: Options) -> Outcome {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let configuration: CrawlConfiguration
+        let policy: GatePolicy
+        let baseline: Baseline?
+        do {
+            (configuration, policy) = try resolveConfiguration(options)
+            baseline = try policy.baseline.map { path throws(GateError) in try Baseline.load(contentsOf: path) }
+        } catch let error as ConfigurationError {
+            return Outcome(exitStatus: .usageError, messages: ["error: \(error.description)"])
+        } catch {
+            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+        }
+
+        let plan: CrawlPlan
+        do {
+            plan = try makePlan(options, configuration: configuration, policy: policy)
+        } catch let failure as GateFailure {
+            return Outcome(exitStatus: failure.status, messages: ["error: \(failure.message)"])
+        } catch {
+            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+        }
+
+        let sink = GateSink()
+        do throws(FetchError) {
+            _ = try SiteCrawler(plan: plan, sink: sink, progress: progress).run()
+        } catch {
+            return Outcome(exitStatus: .couldNotAudit, messages: ["error: the gate could not run: \(error.description)"])
+        }
+
+        let evaluator = GateEvaluator(policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare)
+        let evaluated = evaluator.evaluate(sink.pages)
+        var report = GateReport(
+            created: ISO8601DateFormatter().string(from: now()), result: .passed, exitCode: 0, failOn: policy.failOn.rawValue,
+            baseline: policy.baseline, pages: evaluated.pages, findings: evaluated.findings, fixed: evaluated.fixed,
+            expiredWaivers: evaluated.expired, budgets: evaluated.budgets, seconds: 0
+        )
+        let status: ExitStatus
+        if report.pages.isEmpty || !report.unauditedPages.isEmpty {
+            status = .couldNotAudit
+            report.result = .couldNotAudit
+        } else if !report.failing.isEmpty {
+            status = .violationsFound
+            report.result = .failed
+        } else {
+            status = .passed
+        }
+        report.exitCode = status.rawValue
+        let (seconds, attoseconds) = (clock.now - started).components
+        report.seconds = Double(seconds) + Double(attoseconds) / 1e18
+
+        let rules = Dictionary(plan.auditor.rules.map { ($0.metadata.id, $0.metadata) }, uniquingKeysWith: { first, _ in first })
+        let outputs = GateOutputs(report: report, rules: rules)
+        var messages = [outputs.text()]
+        var finalStatus = status
+        let writes: [(String?, String, () throws -> Data)] = [
+            (options.outputPath, "gate output", { try outputs.json() }),
+            (options.junitPath, "JUnit XML", { Data(outputs.junit(hostName: ProcessInfo.processInfo.hostName).utf8) }),
+            (options.sarifPath, "SARIF", { try outputs.sarif() }),
+            (options.summaryPath, "Markdown summary", { Data(outputs.markdown().utf8) }),
+        ]
+        for (path, what, make) in writes {
+            guard let path else { continue }
+            do {
+                try make().write(to: URL(fileURLWithPath: path))
+            } catch {
+                messages.append("error: cannot write the \(what) to \(path): \(error.localizedDescription)")
+                finalStatus = finalStatus.combined(with: .usageError)
+            }
+        }
+        return Outcome(exitStatus: finalStatus, messages: messages, report: report)
+    }
+
+    // MARK: Configuration
+
+    private func resolveConfiguration(_ options: Options) throws -> (CrawlConfiguration, GatePolicy) {
+        var base = try options.configPath.map { path throws(ConfigurationError) in
+            try CrawlConfiguration.load(contentsOf: path, environment: options.environment)
+        } ?? CrawlConfiguration(startURLs: [])
+        // Start URLs are replaced by the gate's pages later; checked here only with the rest.
+        var overrides = options.overrides
+        overrides.startURLs = nil
+        base = try base.applying(overrides)
+        var policy = base.gate
+        if let failOn = options.failOn { policy.failOn = failOn }
+        if let vendors = options.failOnVendors { policy.failOnVendors = vendors }
+        if let incomplete = options.failOnIncomplete { policy.failOnIncomplete = incomplete }
+        if let baseline = options.baselinePath { policy.baseline = baseline }
+        policy.rewrites = try options.rewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + policy.rewrites
+        return (base, policy)
+    }
+
+    private struct GateFailure: Error {
+        let status: ExitStatus
+        let message: String
+    }
+
+    private func makePlan(_ options: Options, configuration: CrawlConfiguration, policy: GatePolicy) throws -> CrawlPlan {
+        let listed = !options.urls.isEmpty || options.urlsFile != nil
+        let chosen = [listed, options.sitemap != nil, options.crawl].filter { $0 }.count
+        guard chosen == 1 else {
+            throw GateFailure(
+                status: .usageError,
+                message: chosen == 0
+                    ? "say which pages to gate: URLs, --urls FILE, --sitemap URL or --crawl"
+                    : "give pages one way: URLs (with or without --urls), --sitemap or --crawl"
+            )
+        }
+        if options.crawl {
+            var crawl = configuration
+            do {
+                var overrides = CrawlOverrides()
+                overrides.startURLs = configuration.startURLs.map { policy.rewrites.apply($0.string) }
+                crawl = try configuration.applying(overrides)
+                return try CrawlPlan(configuration: crawl)
+            } catch {
+                throw GateFailure(status: .usageError, message: error.description)
+            }
+        }
+        var pages = options.urls
+        if let file = options.urlsFile { pages += try readURLList(file) }
+        if let sitemap = options.sitemap { pages += try sitemapPages(policy.rewrites.apply(sitemap), configuration: configuration, rewrites: policy.rewrites) }
+        pages = pages.map { policy.rewrites.apply($0) }
+        guard !pages.isEmpty else { throw GateFailure(status: .usageError, message: "no page to gate: the list is empty") }
+
+        var listConfiguration = configuration
+        var overrides = CrawlOverrides()
+        overrides.startURLs = pages
+        do {
+            listConfiguration = try configuration.applying(overrides)
+        } catch {
+            throw GateFailure(status: .usageError, message: error.description)
+        }
+        var plan: CrawlPlan
+        do {
+            plan = try CrawlPlan(configuration: listConfiguration)
+        } catch {
+            throw GateFailure(status: .usageError, message: error.description)
+        }
+        // Exactly the listed pages: no links followed, no sitemap, no robots.txt (the team
+        // gates its own deploy), no scope pattern turning a listed page away.
+        plan.maxDepth = 0
+        plan.sitemaps = .none
+        plan.honoursRobots = false
+        plan.scope = CrawlScope(startURLs: plan.startURLs)
+        plan.maxPages = max(plan.startURLs.count, 1)
+        return plan
+    }
+
+    private func readURLList(_ path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw GateFailure(status: .usageError, message: "\(path): cannot read the URL list")
+        }
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let url = content.trimmingCharacters(in: .whitespaces)
+            return url.isEmpty ? nil : url
+        }
+    }
+
+    /// The pages a sitemap (or a tree of sitemap indexes) lists, in order, rewritten.
+    private func sitemapPages(_ sitemap: String, configuration: CrawlConfiguration, rewrites: [URLRewrite]) throws -> [String] {
+        let fetcher = Fetcher()
+        var queue = [sitemap], seen: Set<String> = [], pages: [String] = []
+        while let next = queue.first, seen.count < 100 {
+            queue.removeFirst()
+            guard seen.insert(next).inserted else { continue }
+            let request = FetchRequest(
+                url: next, timeout: configuration.limits.timeout, connectTimeout: configuration.limits.connectTimeout,
+                maxRedirects: configuration.limits.maxRedirects, userAgent: configuration.politeness.userAgent
+            )
+            let response: FetchResponse
+            do {
+                response = try fetcher.fetch(request)
+            } catch {
+                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) could not be fetched: \(error.description)")
+            }
+            guard (200..<300).contains(response.status) else {
+                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) answered HTTP \(response.status)")
+            }
+            let parsed: Sitemap
+            do {
+                parsed = try SitemapParser().parse(response.body)
+            } catch {
+                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) could not be read: \(error.description)")
+            }
+            queue += parsed.sitemapURLs.map { rewrites.apply($0) }
+            pages += parsed.pageURLs
+        }
+        var unique: Set<String> = []
+        return Array(pages.filter { unique.insert($0).inserted }.prefix(configuration.limits.maxPages))
+    }
+}
+
+/// Keeps the gate's pages; bodies are already gone, a record is a few KB.
+final class GateSink: CrawlSink, @unchecked Sendable {
+    // @unchecked: `collected` is touched under `lock` only.
+    private let lock = NSLock()
+    private var collected: [CrawledPage] = []
+
+    func record(_ page: CrawledPage) {
+        var page = page
+        page.axeJSONLine = nil
+        lock.withLock { collected.append(page) }
+    }
+
+    var pages: [CrawledPage] { lock.withLock { collected } }
+}

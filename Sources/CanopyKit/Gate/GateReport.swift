@@ -1,0 +1,258 @@
+import CanopyRules
+import CanopyStore
+import Foundation
+
+/// What one gate run found and decided; written as the gate output JSON (`--output`), which
+/// `canopy baseline create/update` read back. docs/gate.md describes the fields.
+public struct GateReport: Sendable, Codable, Equatable {
+    public static let currentVersion = 1
+
+    public enum Result: String, Sendable, Codable {
+        case passed, failed
+        case couldNotAudit = "could-not-audit"
+    }
+
+    public struct Page: Sendable, Codable, Equatable {
+        public var url: String
+        public var status: Int?
+        /// Why the page was not audited; nil when it was.
+        public var error: String?
+        public var audited: Bool
+        public var pageType: String?
+        /// Component candidates on the page (keys), to tell a fixed issue from one not looked at.
+        public var components: [String]
+        /// Rules that applied to the page (with a finding or a passing element).
+        public var rules: [String]
+        public var seconds: Double?
+    }
+
+    /// Whether a finding is known.
+    public enum Status: String, Sendable, Codable {
+        /// Not in the baseline.
+        case new
+        /// Matched by a baseline entry that has not expired.
+        case baselined
+        /// Matched only by baseline entries whose waiver has expired: it counts as new.
+        case expiredWaiver = "expired-waiver"
+    }
+
+    public struct Finding: Sendable, Codable, Equatable {
+        public var url: String
+        public var pageType: String
+        public var rule: String
+        public var impact: String
+        public var outcome: String
+        public var target: String
+        public var snippet: String
+        public var message: String
+        public var owner: String?
+        public var signature: String
+        public var component: String?
+        public var componentSignature: String?
+        public var componentSiteWide: Bool
+        public var fingerprint: String
+        public var status: Status
+        /// This finding fails the gate.
+        public var fails: Bool
+        /// Why a new finding does not fail (below threshold, vendor, budget...), or what the
+        /// waiver said; nil otherwise.
+        public var note: String?
+    }
+
+    public struct ExpiredWaiver: Sendable, Codable, Equatable {
+        public var fingerprint: String
+        public var rule: String
+        public var scope: String
+        public var expires: String
+        public var daysAgo: Int
+        public var reason: String?
+    }
+
+    public struct BudgetUse: Sendable, Codable, Equatable {
+        public var pattern: String
+        public var allowed: Int
+        public var used: Int
+    }
+
+    public var version = GateReport.currentVersion
+    public var created: String
+    public var result: Result
+    public var exitCode: Int32
+    public var failOn: String
+    public var baseline: String?
+    public var pages: [Page]
+    public var findings: [Finding]
+    /// Baseline entries whose issue is gone from pages the gate audited: `canopy baseline
+    /// update` removes them.
+    public var fixed: [Baseline.Entry]
+    public var expiredWaivers: [ExpiredWaiver]
+    public var budgets: [BudgetUse]
+    public var seconds: Double
+
+    public var failing: [Finding] { findings.filter(\.fails) }
+    public var unauditedPages: [Page] { pages.filter { !$0.audited } }
+
+    public static func load(contentsOf path: String) throws(GateError) -> GateReport {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .usage("\(path): no such gate output file") }
+        do {
+            let report = try JSONDecoder().decode(GateReport.self, from: data)
+            guard report.version == currentVersion else { throw GateError.usage("\(path): gate output version \(report.version) is not supported") }
+            return report
+        } catch let error as GateError {
+            throw error
+        } catch {
+            throw .usage("\(path): not a Canopy gate output: \(error)")
+        }
+    }
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try (try encoder.encode(self) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+extension GateReport.Finding {
+    var candidate: BaselineCandidate {
+        BaselineCandidate(
+            pageURL: url, pageType: pageType, rule: rule, outcome: outcome, impact: impact, signature: signature,
+            componentKey: component, componentSignature: componentSignature, inSiteWideComponent: componentSiteWide,
+            target: target, snippet: snippet, owner: owner
+        )
+    }
+}
+
+/// Compares a gate run's pages with the baseline and applies the policy. Pure: pages in,
+/// report out, so every rule of the policy is testable without a server.
+struct GateEvaluator {
+    let policy: GatePolicy
+    let baseline: Baseline?
+    let today: WaiverDate
+    /// Share of the audited pages a component must be on to be site-wide (as in the store).
+    let componentShare: Double
+
+    func evaluate(_ crawled: [CrawledPage]) -> (pages: [GateReport.Page], findings: [GateReport.Finding], fixed: [Baseline.Entry], expired: [GateReport.ExpiredWaiver], budgets: [GateReport.BudgetUse]) {
+        // A page that redirects to another listed page is audited under that one's URL.
+        let crawled = crawled.filter { $0.audited || $0.error != nil || $0.skippedReason?.hasSuffix("crawled under that URL") != true }
+            .sorted { $0.url < $1.url }
+        let audited = crawled.filter(\.audited)
+        let pageTypes = PageTypeClassifier().pageTypes(for: audited.map(\.url))
+        let siteWide = siteWideComponents(audited)
+
+        var pages: [GateReport.Page] = []
+        var findings: [GateReport.Finding] = []
+        for page in crawled {
+            var rules = Set(page.record.passCounts.filter { $0.value > 0 }.keys)
+            rules.formUnion(page.record.findings.map(\.ruleID))
+            pages.append(GateReport.Page(
+                url: page.url, status: page.record.statusCode,
+                error: page.audited ? nil : page.error ?? page.skippedReason ?? "not audited",
+                audited: page.audited, pageType: pageTypes[page.url],
+                components: Array(Set(page.record.components.map(\.key))).sorted(), rules: rules.sorted(),
+                seconds: page.record.auditMilliseconds.map { $0 / 1000 }
+            ))
+            for finding in page.record.findings {
+                let placement = finding.identity.component
+                findings.append(GateReport.Finding(
+                    url: page.url, pageType: pageTypes[page.url] ?? "/", rule: finding.ruleID, impact: finding.impact.rawValue,
+                    outcome: finding.outcome.rawValue, target: finding.target, snippet: finding.snippet, message: finding.message,
+                    owner: finding.owner, signature: finding.identity.elementSignature, component: placement?.candidate.key,
+                    componentSignature: placement?.elementSignature,
+                    componentSiteWide: placement.map { siteWide.contains($0.candidate) } ?? false,
+                    fingerprint: "", status: .new, fails: false, note: nil
+                ))
+                findings[findings.count - 1].fingerprint = findings[findings.count - 1].candidate.fingerprint
+            }
+        }
+
+        // Baseline matching.
+        let entries = baseline?.entries ?? []
+        var matchedEntries = Set<Int>()
+        var expiredUsed: [Int: Bool] = [:]
+        for index in findings.indices {
+            let candidate = findings[index].candidate
+            var live: Baseline.Entry?
+            var expired: Baseline.Entry?
+            for (entryIndex, entry) in entries.enumerated() where entry.matches(candidate, rewrites: policy.rewrites) {
+                matchedEntries.insert(entryIndex)
+                if isExpired(entry) {
+                    expired = expired ?? entry
+                    expiredUsed[entryIndex] = true
+                } else if live == nil {
+                    live = entry
+                }
+            }
+            if let live {
+                findings[index].status = .baselined
+                findings[index].note = live.reason.map { "known: \($0)" }
+            } else if let expired {
+                findings[index].status = .expiredWaiver
+                findings[index].note = "waiver expired on \(expired.expires ?? "?")" + (expired.reason.map { " (\($0))" } ?? "")
+            }
+        }
+
+        // Policy, then budgets over what the policy would fail.
+        var budgetCandidates: [Int: [Int]] = [:]
+        for index in findings.indices where findings[index].status != .baselined {
+            let (fails, note, budgetable) = verdict(findings[index])
+            findings[index].fails = fails
+            if let note { findings[index].note = [findings[index].note, note].compactMap { $0 }.joined(separator: "; ") }
+            if fails, budgetable, let budget = policy.budgets.firstIndex(where: { $0.pattern.matches(url: findings[index].url) }) {
+                budgetCandidates[budget, default: []].append(index)
+            }
+        }
+        var budgetUses: [GateReport.BudgetUse] = []
+        for (budgetIndex, budget) in policy.budgets.enumerated() {
+            let used = budgetCandidates[budgetIndex] ?? []
+            budgetUses.append(GateReport.BudgetUse(pattern: budget.pattern.text, allowed: budget.allowed, used: used.count))
+            guard used.count <= budget.allowed else { continue }
+            for index in used {
+                findings[index].fails = false
+                findings[index].note = "within the budget of \(budget.allowed) for \(budget.pattern.text) (\(used.count) used)"
+            }
+        }
+
+        // Fixed: entries matching nothing although a page they cover was audited.
+        var fixed: [Baseline.Entry] = []
+        for (entryIndex, entry) in entries.enumerated() where !matchedEntries.contains(entryIndex) {
+            let covered = pages.contains { $0.audited && entry.isCovered(byPage: $0.url, components: Set($0.components), rewrites: policy.rewrites) }
+            if covered { fixed.append(entry) }
+        }
+        let expired = expiredUsed.keys.sorted().map { index in
+            let entry = entries[index]
+            return GateReport.ExpiredWaiver(
+                fingerprint: entry.fingerprint, rule: entry.rule, scope: entry.scopeDescription, expires: entry.expires ?? "",
+                daysAgo: WaiverDate(entry.expires ?? "").map { $0.days(until: today) } ?? 0, reason: entry.reason
+            )
+        }
+        return (pages, findings, fixed, expired, budgetUses)
+    }
+
+    private func isExpired(_ entry: Baseline.Entry) -> Bool {
+        guard let expires = entry.expires, let date = WaiverDate(expires) else { return false }
+        return date < today
+    }
+
+    /// Whether a new finding fails, why not, and whether a budget may absorb it.
+    private func verdict(_ finding: GateReport.Finding) -> (fails: Bool, note: String?, budgetable: Bool) {
+        let override = policy.rules[finding.rule]
+        if override == .never { return (false, "rule \(finding.rule) never fails (gate.rules)", false) }
+        if let owner = finding.owner, !policy.failOnVendors { return (false, "owned by \(owner)", false) }
+        if finding.outcome == FindingOutcome.incomplete.rawValue, !policy.failOnIncomplete { return (false, "needs review", false) }
+        if override == .always { return (true, nil, false) }
+        let impact = Impact(rawValue: finding.impact) ?? .minor
+        if impact < policy.failOn { return (false, "below fail-on \(policy.failOn.rawValue)", false) }
+        // An expired waiver is a debt come due: no budget absorbs it.
+        return (true, nil, finding.status == .new)
+    }
+
+    private func siteWideComponents(_ audited: [CrawledPage]) -> Set<ComponentCandidate> {
+        var counts: [ComponentCandidate: Int] = [:]
+        for page in audited {
+            for component in Set(page.record.components) { counts[component, default: 0] += 1 }
+        }
+        // The store's rule (RunAnalysis): on the configured share of pages, and on 3 at least.
+        let needed = max(3, Int((Double(audited.count) * componentShare).rounded(.up)))
+        return Set(counts.filter { $0.value >= needed }.keys)
+    }
+}

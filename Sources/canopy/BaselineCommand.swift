@@ -1,0 +1,85 @@
+import ArgumentParser
+import CanopyKit
+import Foundation
+
+struct BaselineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baseline",
+        abstract: "Write and tighten the known-issues file `canopy gate` tolerates.",
+        discussion: "The file's format is in docs/gate.md.",
+        subcommands: [Create.self, Update.self]
+    )
+
+    struct SourceOptions: ParsableArguments {
+        @Option(name: .customLong("from-run"), help: ArgumentHelp("latest, a run id of the store, or a gate output JSON file.", valueName: "run"))
+        var fromRun: String
+
+        @Option(name: .long, help: ArgumentHelp("The SQLite run store (default: the configuration's).", valueName: "file"))
+        var store: String?
+
+        @Option(name: .long, help: ArgumentHelp("The configuration file (store path, rewrites).", valueName: "file"))
+        var config: String?
+
+        @Flag(name: .customLong("include-incomplete"), help: "Also list \"needs review\" findings.")
+        var includeIncomplete = false
+
+        var source: BaselineMaintenance.Source {
+            BaselineMaintenance.Source(fromRun: fromRun, storePath: store, configPath: config, environment: ProcessInfo.processInfo.environment)
+        }
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write a baseline with every issue of a run or gate output.")
+
+        @OptionGroup var source: SourceOptions
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The baseline file to write.", valueName: "file"))
+        var output: String
+
+        @Option(name: .long, help: "A reason recorded on every entry.")
+        var reason: String?
+
+        @Option(name: .long, help: ArgumentHelp("An expiry date for every entry.", valueName: "YYYY-MM-DD"))
+        var expires: String?
+
+        func run() throws {
+            let outcome = BaselineMaintenance().create(
+                from: source.source, to: output, includeIncomplete: source.includeIncomplete, reason: reason, expires: expires
+            )
+            try finish(outcome)
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the entries whose issue is fixed (the ratchet); add new ones only with --add-new."
+        )
+
+        @OptionGroup var source: SourceOptions
+
+        @Option(name: .long, help: ArgumentHelp("The baseline to update.", valueName: "file"))
+        var baseline: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of in place.", valueName: "file"))
+        var output: String?
+
+        @Flag(name: .customLong("add-new"), help: "Also add the source's issues the baseline does not have.")
+        var addNew = false
+
+        @Option(name: .customLong("rewrite"), help: ArgumentHelp("Map a production URL prefix to the deploy's (repeatable).", valueName: "from=to"))
+        var rewrites: [String] = []
+
+        func run() throws {
+            let outcome = BaselineMaintenance().update(
+                baselinePath: baseline, from: source.source, output: output, addNew: addNew,
+                includeIncomplete: source.includeIncomplete, rewrites: rewrites
+            )
+            try finish(outcome)
+        }
+    }
+}
+
+private func finish(_ outcome: BaselineMaintenance.Outcome) throws {
+    for message in outcome.messages { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+    if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
+}
