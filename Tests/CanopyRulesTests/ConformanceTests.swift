@@ -112,16 +112,21 @@ struct ConformanceTests {
         return node.target
     }
 
-    @Test func everyRegisteredRuleWithFixturesIsCovered() throws {
-        try #require(SharedFixtures.isAvailable, "../shared/conformance is missing")
-        let text = try SharedFixtures.read("axe-integration-manifest.json")
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(text.utf8))
-        let withFixtures = Set(manifest.fixtures.map(\.rule))
+    /// Every rule of the catalog is checked against axe-core's fixtures, except these whole-page
+    /// rules that have none there (their tests are the page tests of this target). A rule whose
+    /// fixtures stop being found, by a renamed id or a changed manifest, fails here.
+    static let rulesWithoutFixtures: Set<String> = [
+        "aria-hidden-body", "bypass", "document-title", "html-has-lang", "html-lang-valid", "html-xml-lang-mismatch",
+        "landmark-banner-is-top-level", "landmark-contentinfo-is-top-level", "landmark-main-is-top-level",
+        "landmark-no-duplicate-banner", "landmark-no-duplicate-contentinfo", "landmark-no-duplicate-main",
+        "landmark-one-main", "page-has-heading-one", "region", "skip-link",
+    ]
+
+    @Test(.enabled(if: SharedFixtures.isAvailable, "the shared conformance folder (../shared/conformance) is not present"))
+    func everyRegisteredRuleWithFixturesIsCovered() throws {
         let covered = Set(Self.cases().map(\.rule))
-        for rule in RuleCatalog.all where withFixtures.contains(rule.metadata.id) {
-            #expect(covered.contains(rule.metadata.id))
-        }
-        #expect(covered.contains("image-alt"))
+        let catalog = Set(RuleCatalog.all.map(\.metadata.id))
+        #expect(catalog.subtracting(covered) == Self.rulesWithoutFixtures)
     }
 
     @Test(arguments: cases())
@@ -135,8 +140,8 @@ struct ConformanceTests {
     }
 
     /// The per-rule table, and the check that every listed known difference still occurs.
-    @Test func summaryAndKnownDifferencesStayHonest() throws {
-        try #require(SharedFixtures.isAvailable, "../shared/conformance is missing")
+    @Test(.enabled(if: SharedFixtures.isAvailable, "the shared conformance folder (../shared/conformance) is not present"))
+    func summaryAndKnownDifferencesStayHonest() throws {
         let known = try KnownDifferences.load()
         struct Row { var fixtures = 0, expected = 0, matched = 0, missing = 0, extra = 0, known = 0 }
         var rows: [String: Row] = [:]
