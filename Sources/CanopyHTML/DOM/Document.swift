@@ -60,6 +60,34 @@ public final class Document: Sendable {
         Element(document: self, node: Int(elementNodes[position]))
     }
 
+    /// Document-order positions of the elements whose local name is `name`.
+    func elementPositions(named name: String) -> [Int32] {
+        var found: [Int32] = []
+        storage.names.withUnsafeBufferPointer { names in
+            elementNodes.withUnsafeBufferPointer { nodes in
+                for (position, node) in nodes.enumerated() where names[Int(node)] == name {
+                    found.append(Int32(position))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Document-order positions of the elements that have an attribute named `name`.
+    func elementPositions(withAttribute name: String) -> [Int32] {
+        var found: [Int32] = []
+        storage.attributeNames.withUnsafeBufferPointer { attributeNames in
+            // Attributes are stored node by node in document order, so one pass over all of them
+            // finds the owners in order; `attributeStart` says where each node's run begins.
+            for index in attributeNames.indices where attributeNames[index] == name {
+                let node = storage.node(owningAttribute: index)
+                let position = elementPositions[node]
+                if position >= 0, found.last != position { found.append(position) }
+            }
+        }
+        return found
+    }
+
     /// All elements whose `id` is exactly `id`, in document order.
     public func elements(withID id: String) -> [Element] {
         (idIndex[id] ?? []).map { Element(document: self, node: Int($0)) }

@@ -119,6 +119,17 @@ struct NodeStorage: Sendable {
         Int(attributeStart[node])..<Int(attributeStart[node + 1])
     }
 
+    /// The node an attribute (by its number) belongs to: the last node whose run starts at or
+    /// before it, found by binary search over `attributeStart`.
+    func node(owningAttribute index: Int) -> Int {
+        var low = 0, high = attributeStart.count - 2  // attributeStart has one entry per node, plus one
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(attributeStart[middle]) <= index { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
     func attributeValue(node: Int, name: String) -> String? {
         for index in attributeRange(node: node) where attributeNames[index] == name {
             return attributeValue(at: index)

@@ -1,22 +1,16 @@
-/// A document's elements grouped by local name and by attribute name, so that a selector whose
-/// subjects all name an element type or an attribute (`img`, `a[href]`, `[role="button"]`,
-/// `[lang]`) is tested only against elements that have it, instead of every element of the page.
+/// A document's elements by local name and by attribute name, so that a selector whose subjects
+/// all name an element type or an attribute (`img`, `a[href]`, `[role="button"]`, `[lang]`) is
+/// tested only against elements that have it, instead of every element of the page.
+///
+/// Each name's list is made the first time a selector asks for it, by one pass that compares
+/// names: an audit asks for a few dozen names, and comparing short strings is far cheaper than
+/// hashing every element's name and every attribute into a table up front.
 ///
 /// Built once per audit and used for every rule; not thread-safe, so one per audit.
 public final class ElementNameIndex {
     public let document: Document
-    private lazy var positionsByName: [String: [Int32]] = {
-        var positions: [String: [Int32]] = [:]
-        for element in document.elements { positions[element.localName, default: []].append(Int32(element.position)) }
-        return positions
-    }()
-    private lazy var positionsByAttribute: [String: [Int32]] = {
-        var positions: [String: [Int32]] = [:]
-        for element in document.elements {
-            for name in element.attributeNames { positions[name, default: []].append(Int32(element.position)) }
-        }
-        return positions
-    }()
+    private var positionsByName: [String: [Int32]] = [:]
+    private var positionsByAttribute: [String: [Int32]] = [:]
 
     public init(document: Document) {
         self.document = document
@@ -24,17 +18,14 @@ public final class ElementNameIndex {
 
     /// The same elements, in the same order, as `document.querySelectorAll(selector)`.
     public func querySelectorAll(_ selector: SelectorList) -> [Element] {
-        guard let keys = selector.subjectKeys else { return document.querySelectorAll(selector) }
-        var positions: [Int32] = []
-        for key in keys {
-            switch key {
-            case .localName(let name): positions += positionsByName[name] ?? []
-            case .attribute(let name): positions += positionsByAttribute[name] ?? []
-            }
-        }
-        if keys.count > 1 {
-            positions.sort()
-            positions = positions.enumerated().filter { $0.offset == 0 || positions[$0.offset - 1] != $0.element }.map(\.element)
+        let positions: [Int32]
+        switch selector.candidates {
+        case .everyElement:
+            return Array(document.elements)
+        case .scan:
+            return document.querySelectorAll(selector)
+        case .keyed(let keys):
+            positions = candidatePositions(keys)
         }
         var result: [Element] = []
         for position in positions {
@@ -43,25 +34,62 @@ public final class ElementNameIndex {
         }
         return result
     }
+
+    private func candidatePositions(_ keys: [SubjectKey]) -> [Int32] {
+        if keys.count == 1 { return positions(for: keys[0]) }
+        var merged: [Int32] = []
+        for key in keys { merged += positions(for: key) }
+        merged.sort()
+        var unique: [Int32] = []
+        unique.reserveCapacity(merged.count)
+        for position in merged where unique.last != position { unique.append(position) }
+        return unique
+    }
+
+    private func positions(for key: SubjectKey) -> [Int32] {
+        switch key {
+        case .localName(let name):
+            if let known = positionsByName[name] { return known }
+            let found = document.elementPositions(named: name)
+            positionsByName[name] = found
+            return found
+        case .attribute(let name):
+            if let known = positionsByAttribute[name] { return known }
+            let found = document.elementPositions(withAttribute: name)
+            positionsByAttribute[name] = found
+            return found
+        }
+    }
 }
 
 /// Something every element matching a selector's subject has.
-enum SubjectKey: Hashable {
+enum SubjectKey: Hashable, Sendable {
     case localName(String)
     case attribute(String)
 }
 
-extension SelectorList {
-    /// For each selector of the list, a name or attribute its subject requires; nil when some
-    /// alternative can match an element with neither (e.g. `*`, `:is(...)`), which needs a full scan.
-    var subjectKeys: Set<SubjectKey>? {
-        var keys: Set<SubjectKey> = []
+/// How to find the elements a selector list can match, decided once when it is parsed: rule
+/// selectors are parsed once and queried on every page.
+enum CandidateStrategy: Hashable, Sendable {
+    /// Some alternative is a bare `*`: every element matches, no test needed.
+    case everyElement
+    /// Every alternative requires one of these names or attributes on its subject.
+    case keyed([SubjectKey])
+    /// Some alternative can match an element with neither (e.g. `:is(...)` alone): test them all.
+    case scan
+
+    init(_ selectors: [ComplexSelector]) {
+        var keys: [SubjectKey] = []
+        var needsScan = false
         for selector in selectors {
-            guard let subject = selector.compounds.first else { return nil }
+            guard let subject = selector.compounds.first else { needsScan = true; continue }
+            if selector.compounds.count == 1, subject.typeName == nil, subject.conditions.isEmpty, !subject.isRelativeAnchor {
+                self = .everyElement
+                return
+            }
             // HTML names are stored lowercase and foreign ones as written: either may be the one.
             if let typeName = subject.typeName {
-                keys.insert(.localName(typeName.lowercased))
-                keys.insert(.localName(typeName.asWritten))
+                keys += [.localName(typeName.lowercased), .localName(typeName.asWritten)]
                 continue
             }
             let required = subject.conditions.lazy.compactMap { condition -> [SubjectKey]? in
@@ -73,9 +101,14 @@ extension SelectorList {
                 case .pseudoClass: return nil
                 }
             }.first
-            guard let required else { return nil }
-            keys.formUnion(required)
+            guard let required else { needsScan = true; continue }
+            keys += required
         }
-        return keys
+        if needsScan {
+            self = .scan
+        } else {
+            var seen: Set<SubjectKey> = []
+            self = .keyed(keys.filter { seen.insert($0).inserted })
+        }
     }
 }

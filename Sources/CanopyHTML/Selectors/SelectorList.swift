@@ -6,10 +6,13 @@ public struct SelectorList: Sendable, Hashable, CustomStringConvertible {
     /// The selector text as given.
     public let text: String
     let selectors: [ComplexSelector]
+    /// How an `ElementNameIndex` finds the candidates.
+    let candidates: CandidateStrategy
 
     public init(_ text: String) throws(SelectorParseError) {
         var parser = SelectorParser(text)
         self.selectors = try parser.parseSelectorList()
+        self.candidates = CandidateStrategy(selectors)
         self.text = text
     }
 

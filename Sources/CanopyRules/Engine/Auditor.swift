@@ -20,7 +20,6 @@ public struct Auditor: Sendable {
     ) -> AuditResult {
         let page = PageContext(document: document)
         let inScope = scope.membership(in: document)
-        let index = ElementNameIndex(document: document)
         let describer = NodeDescriber(document: document)
         var results: [RuleResult] = []
         results.reserveCapacity(rules.count)
@@ -30,7 +29,8 @@ public struct Auditor: Sendable {
                 ruleScope = AuditScope(include: scope.include, exclude: scope.exclude + extra).membership(in: document)
             }
             var nodes: [NodeResult] = []
-            for element in index.querySelectorAll(rule.selector) where ruleScope[element.position] {
+            // Through the page's memo: several rules share a selector (`*`, `[role]`, `html:root`).
+            for element in page.elements(matching: rule.selector) where ruleScope[element.position] {
                 if rule.excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
                 guard rule.applies(to: element, on: page) else { continue }
                 var outcome = rule.evaluate(element, on: page)
