@@ -72,6 +72,7 @@ public final class SiteCrawler: @unchecked Sendable {
     private var progressState = CrawlProgress()
     private var started: ContinuousClock.Instant?
     private var loop: FetchLoop?
+    private var stopped = false
     private var workers: WorkerPool<FetchCompletion>?
     private let sinkLock = NSLock()
 
@@ -116,7 +117,7 @@ public final class SiteCrawler: @unchecked Sendable {
 
     /// Stops early (SIGINT/SIGTERM): transfers are abandoned, finished pages stay recorded.
     public func stop() {
-        lock.withLock { loop }?.stop()
+        lock.withLock { stopped = true; return loop }?.stop()
     }
 
     // MARK: - Frontier
@@ -214,6 +215,9 @@ public final class SiteCrawler: @unchecked Sendable {
     private func handle(_ completion: FetchCompletion) {
         defer { workDone() }
         guard let kind = lock.withLock({ jobs.removeValue(forKey: completion.job.tag) }) else { return }
+        // After a stop, the loop fails every transfer it abandons: such a page is not finished,
+        // so it gets no record (a resumed run fetches it) and does not count as failed.
+        if case .failure = completion.result, lock.withLock({ stopped }) { return }
         switch kind {
         case .robots(let origin): handleRobots(completion, origin: origin)
         case .sitemap(let depth): handleSitemap(completion, depth: depth)
