@@ -14,12 +14,18 @@ public struct SiteCrawl: Sendable {
         public var verbosity: Verbosity
         /// Resolves `${NAME}` in credentials.
         public var environment: [String: String]
+        /// Continue an interrupted run of the store instead of starting a new one.
+        public var resume: ResumeRequest?
 
-        public init(configPath: String? = nil, overrides: CrawlOverrides = CrawlOverrides(), verbosity: Verbosity = .normal, environment: [String: String] = [:]) {
+        public init(
+            configPath: String? = nil, overrides: CrawlOverrides = CrawlOverrides(), verbosity: Verbosity = .normal,
+            environment: [String: String] = [:], resume: ResumeRequest? = nil
+        ) {
             self.configPath = configPath
             self.overrides = overrides
             self.verbosity = verbosity
             self.environment = environment
+            self.resume = resume
         }
     }
 
@@ -33,6 +39,8 @@ public struct SiteCrawl: Sendable {
         public var reportsFolder: String?
         /// The reports written at the end of the crawl (index.html, trend.json, ...).
         public var report: ReportWriter.Output?
+        /// Stopped by the `Stopper` before the crawl was done: the run is marked interrupted.
+        public var interrupted = false
     }
 
     /// Lets a signal handler stop a running crawl; the crawl then records what it finished.
@@ -85,33 +93,56 @@ public struct SiteCrawl: Sendable {
         let reports = configuration.output.reports
         outcome.reportsFolder = reports
         outcome.storePath = configuration.output.storePath
+        let start = RunStart(
+            startedAt: now(), configHash: configuration.configHash, ruleSetName: ruleSetName(configuration),
+            ruleIDs: plan.auditor.rules.map(\.metadata.id), ruleSetHash: Self.ruleSetHash(plan.auditor.rules),
+            canopyVersion: CanopyVersion.current, startURLs: plan.startURLs.map(\.string)
+        )
+        let resultsPath = (reports as NSString).appendingPathComponent("results.jsonl")
         let store: RunStore, run: RunID, storeSink: StoreSink, lines: JSONLinesSink
+        var finished: [RecordedPage] = []
         do {
             store = try RunStore(path: configuration.output.storePath, analysis: StoreAnalysisOptions(componentPageShare: configuration.components.minShare))
             _ = try store.interruptAbandonedRuns(at: now())
-            run = try store.begin(RunStart(
-                startedAt: now(), configHash: configuration.configHash, ruleSetName: ruleSetName(configuration),
-                ruleIDs: plan.auditor.rules.map(\.metadata.id), ruleSetHash: Self.ruleSetHash(plan.auditor.rules),
-                canopyVersion: CanopyVersion.current, startURLs: plan.startURLs.map(\.string)
-            ))
+            if let request = options.resume {
+                switch ResumeSelection.choose(request, among: try store.runs(), for: start, store: configuration.output.storePath) {
+                case .failure(let refusal):
+                    outcome.exitStatus = .usageError
+                    outcome.messages = ["error: \(refusal)"]
+                    return outcome
+                case .success(let resumed):
+                    run = resumed.id
+                }
+                // Read before the run is taken over, so that nothing is left half done if this fails.
+                finished = try store.recordedPages(run: run)
+                lines = try JSONLinesSink(resuming: resultsPath, keeping: Set(finished.filter(\.audited).map(\.finalURL)))
+                try store.resume(run)
+                outcome.messages.append("resuming run \(run): \(finished.count) pages already recorded are not fetched again")
+                if lines.missingLines > 0 {
+                    outcome.messages.append("note: \(lines.missingLines) of them had no line left in \(resultsPath); their results are in the store")
+                }
+            } else {
+                lines = try JSONLinesSink(path: resultsPath)
+                run = try store.begin(start)
+            }
             storeSink = StoreSink(store: store, run: run)
-            lines = try JSONLinesSink(path: (reports as NSString).appendingPathComponent("results.jsonl"))
         } catch {
             outcome.exitStatus = .usageError
-            outcome.messages = ["error: cannot write the run's results: \(error)"]
+            outcome.messages.append("error: cannot write the run's results: \(error)")
             return outcome
         }
         outcome.run = run
 
-        let crawler = SiteCrawler(plan: plan, sink: CombinedSink([storeSink, lines]), progress: progress)
+        let crawler = SiteCrawler(plan: plan, sink: CombinedSink([storeSink, lines]), progress: progress, resuming: finished)
         let summary: CrawlSummary
         do throws(FetchError) {
             guard stopper.attach(crawler) else { throw .transport(code: 42, message: "stopped before the crawl began") }
             summary = try crawler.run()
         } catch {
             try? store.markInterrupted(run, at: now())
+            outcome.interrupted = stopper.wasStopped
             outcome.exitStatus = .couldNotAudit
-            outcome.messages = ["error: the crawl could not run: \(error.description)"]
+            outcome.messages.append("error: the crawl could not run: \(error.description)")
             return outcome
         }
         storeSink.flush()
@@ -125,7 +156,11 @@ public struct SiteCrawl: Sendable {
         do {
             if stopper.wasStopped {
                 try store.markInterrupted(run, at: now())
-                outcome.messages.append("stopped: \(summary.pagesAudited) pages recorded; the run is marked interrupted and left out of trends")
+                outcome.interrupted = true
+                outcome.messages.append(
+                    "stopped: \(summary.pagesAudited) pages audited and recorded; run \(run) is marked interrupted and left out of trends; "
+                        + "`canopy crawl --resume` with the same configuration continues it"
+                )
             } else {
                 try store.finish(run, coverage: coverage, endedAt: now())
             }
@@ -184,6 +219,9 @@ public struct SiteCrawl: Sendable {
             String(format: "run %@: %d pages audited in %.1f s (%.0f pages/s), %d violations, %d to review",
                    run.description, summary.pagesAudited, summary.seconds, summary.pagesPerSecond, summary.violations, summary.incomplete),
         ]
+        if summary.resumedPages > 0 {
+            lines.append("  resumed: \(summary.resumedPages) pages (\(summary.resumedAudited) audited) were recorded before the interruption")
+        }
         let skippedByScope = summary.skippedByScope.values.reduce(0, +)
         lines.append("  failed \(summary.pagesFailed), error status \(summary.pagesWithErrorStatus), not HTML \(summary.pagesNotHTML); "
             + "skipped: \(skippedByScope) out of scope, \(summary.skippedByRobots) by robots.txt, \(summary.skippedByLimit) over max-pages")

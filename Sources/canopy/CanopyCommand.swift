@@ -10,7 +10,7 @@ struct CanopyCommand: ParsableCommand {
         abstract: "Audit web pages for accessibility with axe-core's rules, without a browser.",
         discussion: """
             Exit codes: 0 passed, 1 accessibility violations found, 2 bad usage or configuration, \
-            3 a page could not be audited.
+            3 a page could not be audited, 130 or 143 a crawl stopped by SIGINT or SIGTERM.
             """,
         version: CanopyVersion.current,
         subcommands: [CrawlCommand.self, CheckCommand.self, RulesCommand.self, ReportCommand.self, DemoCommand.self, GateCommand.self, BaselineCommand.self]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CanopyKit
+import CanopyStore
 import Foundation
 
 struct CrawlCommand: ParsableCommand {
@@ -9,8 +10,12 @@ struct CrawlCommand: ParsableCommand {
         discussion: """
             Reads canopy.yml when --config names it (see docs/configuration.md); flags override \
             the file, and `canopy crawl URL` works with no file at all. Writes the run to the \
-            store and results under the reports folder. Ctrl-C stops gracefully: finished pages \
-            are kept and the run is marked interrupted.
+            store and results under the reports folder. Ctrl-C (SIGINT) or SIGTERM stops \
+            gracefully: finished pages are kept, the run is marked interrupted and left out of \
+            the trend, and the exit status is 130 (SIGINT) or 143 (SIGTERM); a second signal \
+            ends the process at once. A crawl killed outright is marked interrupted by the next \
+            crawl of the store. `canopy crawl --resume` with the same configuration and flags \
+            continues the latest interrupted run without fetching its recorded pages again.
             """
     )
 
@@ -53,6 +58,15 @@ struct CrawlCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The SQLite run store (replaces output.store).", valueName: "file"))
     var store: String?
 
+    @Option(
+        name: .long, defaultAsFlag: "latest", parsing: .next,
+        help: ArgumentHelp(
+            "Continue the latest interrupted run of the store, or run <run>, instead of starting a new one; pages it recorded are not fetched again. Needs the same configuration and flags.",
+            valueName: "run"
+        )
+    )
+    var resume: String?
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
@@ -60,8 +74,24 @@ struct CrawlCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
+        var startURLs = urls
+        var resumeRequest: ResumeRequest?
+        switch resume {
+        case nil: break
+        case "latest"?: resumeRequest = .latest
+        case let value?:
+            if let number = Int64(value), number > 0 {
+                resumeRequest = .run(RunID(number))
+            } else if value.contains("://") {
+                // `--resume URL`: the optional value took the start URL that followed the flag.
+                resumeRequest = .latest
+                startURLs.insert(value, at: 0)
+            } else {
+                throw ValidationError("--resume takes a run number or nothing (the latest interrupted run), not \"\(value)\"")
+            }
+        }
         var overrides = CrawlOverrides()
-        if !urls.isEmpty { overrides.startURLs = urls }
+        if !startURLs.isEmpty { overrides.startURLs = startURLs }
         overrides.ruleSet = ruleSetPath
         overrides.onlyRules = rules.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
         overrides.maxPages = maxPages
@@ -75,33 +105,53 @@ struct CrawlCommand: ParsableCommand {
         overrides.store = store
         let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
         let options = SiteCrawl.Options(
-            configPath: config, overrides: overrides, verbosity: verbosity, environment: ProcessInfo.processInfo.environment
+            configPath: config, overrides: overrides, verbosity: verbosity, environment: ProcessInfo.processInfo.environment,
+            resume: resumeRequest
         )
         let stopper = SiteCrawl.Stopper()
         let signals = SignalStop(stopper: stopper)
         let outcome = SiteCrawl(progress: .standardError(verbosity: verbosity)).run(options, stopper: stopper)
+        let received = signals.received
         withExtendedLifetime(signals) {}
         for message in outcome.messages where !quiet || message.hasPrefix("error") {
             FileHandle.standardError.write(Data((message + "\n").utf8))
         }
+        // As a shell reports a process ended by the signal: 128 + its number (130, 143).
+        if outcome.interrupted, let received { throw ExitCode(128 + received) }
         if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
     }
 }
 
 /// SIGINT and SIGTERM stop the crawl gracefully instead of killing the process, so the pages
-/// already audited are recorded and the run is marked interrupted.
-final class SignalStop {
-    private let sources: [any DispatchSourceSignal]
+/// already audited are recorded and the run is marked interrupted. A second signal ends the
+/// process at once, for when the graceful stop is not wanted (the next crawl marks the run
+/// interrupted then).
+final class SignalStop: @unchecked Sendable {
+    // @unchecked: `first` is only touched under `lock`.
+    private let lock = NSLock()
+    private var first: Int32?
+    private var sources: [any DispatchSourceSignal] = []
 
     init(stopper: SiteCrawl.Stopper) {
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stopper.stop() }
+            source.setEventHandler { [unowned self] in
+                let isFirst = lock.withLock { () -> Bool in
+                    guard first == nil else { return false }
+                    first = number
+                    return true
+                }
+                guard isFirst else { _exit(128 + number) }
+                stopper.stop()
+            }
             source.resume()
             return source
         }
     }
+
+    /// The first signal received, if any.
+    var received: Int32? { lock.withLock { first } }
 
     deinit {
         for source in sources { source.cancel() }

@@ -76,6 +76,51 @@ struct RunStoreTests {
         #expect(try store.findings(run: run).map(\.ruleID) == ["link-name"])
     }
 
+    @Test func recordedPagesCarryWhatAResumedCrawlNeedsUntilTheRunIsComplete() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("links.sqlite"))
+        let run = try store.begin(.test())
+        try store.record([
+            PageRecord(
+                url: "https://shop.example/", statusCode: 200, bytes: 10, auditMilliseconds: 1,
+                findings: [
+                    madeUpFinding("image-alt", signature: "a"), madeUpFinding("image-alt", signature: "b"),
+                    madeUpFinding("link-name", signature: "c", outcome: .incomplete),
+                ],
+                discoveredLinks: ["https://shop.example/old", "https://shop.example/gone"]
+            ),
+            PageRecord(url: "https://shop.example/old", finalURL: "https://shop.example/new", statusCode: 200,
+                       redirectChain: ["https://shop.example/new"], bytes: 5, depth: 1, auditMilliseconds: 1),
+            PageRecord(url: "https://shop.example/gone", statusCode: 404, depth: 1, error: "HTTP 404"),
+        ], run: run)
+        try store.markInterrupted(run)
+        #expect(try store.recordedPages(run: run) == [
+            RecordedPage(url: "https://shop.example/", statusCode: 200, bytes: 10, audited: true, violations: 2, incomplete: 1,
+                         discoveredLinks: ["https://shop.example/old", "https://shop.example/gone"]),
+            RecordedPage(url: "https://shop.example/old", depth: 1, statusCode: 200, redirectChain: ["https://shop.example/new"], bytes: 5, audited: true),
+            RecordedPage(url: "https://shop.example/gone", depth: 1, statusCode: 404, error: "HTTP 404"),
+        ])
+
+        // Recording a page again replaces its links with the new ones.
+        try store.resume(run)
+        try store.record([PageRecord(url: "https://shop.example/", discoveredLinks: ["https://shop.example/other"])], run: run)
+        #expect(try store.recordedPages(run: run).first { $0.url == "https://shop.example/" }?.discoveredLinks == ["https://shop.example/other"])
+
+        try store.finish(run, coverage: RunCoverage(planned: 3, crawled: 2, failed: 1))
+        #expect(try store.withDatabase { try $0.queryFirst("SELECT COUNT(*) FROM page_links") { $0.int(0) } } == 0)
+        #expect(try store.recordedPages(run: run).count == 3)
+    }
+
+    @Test func onlyAnInterruptedRunCanBeResumed() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("resume-status.sqlite"))
+        let running = try store.begin(.test())
+        #expect(throws: StoreError.runNotInterrupted(running, .running)) { try store.resume(running) }
+        let complete = try store.recordCompleteRun([PageRecord(url: "https://shop.example/")])
+        #expect(throws: StoreError.runNotInterrupted(complete, .complete)) { try store.resume(complete) }
+        #expect(throws: StoreError.unknownRun(RunID(99))) { try store.resume(RunID(99)) }
+    }
+
     @Test func aFailingBatchLeavesNothingBehind() throws {
         let folder = try TemporaryFolder()
         let store = try RunStore(path: folder.path("batch.sqlite"))

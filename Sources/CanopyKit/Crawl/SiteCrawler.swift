@@ -31,8 +31,13 @@ public struct CrawlSummary: Sendable, Codable, Equatable {
     public var incomplete = 0
     /// Nothing could be audited because no start URL answered.
     public var startUnreachable = false
+    /// Pages a resumed run had already recorded: counted above, not fetched again.
+    public var resumedPages = 0
+    /// How many of those were audited.
+    public var resumedAudited = 0
 
-    public var pagesPerSecond: Double { seconds > 0 ? Double(pagesAudited) / seconds : 0 }
+    /// Pages audited per second by this crawl (a resumed run's earlier pages took no time here).
+    public var pagesPerSecond: Double { seconds > 0 ? Double(pagesAudited - resumedAudited) / seconds : 0 }
 }
 
 /// Crawls a site: robots.txt and sitemaps first, then breadth-first from the start URLs within
@@ -57,6 +62,11 @@ public final class SiteCrawler: @unchecked Sendable {
 
     private let lock = NSLock()
     private var seen: Set<CrawlURL> = []
+    /// Every URL offered to `admit` so far, whatever became of it: a page stores the links it
+    /// was first to offer (`PageRecord.discoveredLinks`), from which a resumed run rebuilds its frontier.
+    private var offered: Set<CrawlURL> = []
+    /// Pages an interrupted run recorded, when this crawl resumes it.
+    private let finished: [RecordedPage]
     /// URLs turned away (scope, robots, limit), so each is counted once however often linked.
     private var turnedAway: Set<CrawlURL> = []
     private var jobs: [Int: JobKind] = [:]
@@ -72,11 +82,15 @@ public final class SiteCrawler: @unchecked Sendable {
     private var progressState = CrawlProgress()
     private var started: ContinuousClock.Instant?
     private var loop: FetchLoop?
+    private var stopped = false
     private var workers: WorkerPool<FetchCompletion>?
     private let sinkLock = NSLock()
 
-    public init(plan: CrawlPlan, sink: any CrawlSink, progress: CrawlProgressReporter? = nil) {
+    /// - Parameter finished: the pages an interrupted run already recorded, to resume it: they are
+    ///   not fetched again, and their stored links stand in for the links they would give.
+    public init(plan: CrawlPlan, sink: any CrawlSink, progress: CrawlProgressReporter? = nil, resuming finished: [RecordedPage] = []) {
         self.plan = plan
+        self.finished = finished
         self.sink = sink
         self.progress = progress
         self.pageAuditor = PageAuditor(plan: plan)
@@ -99,7 +113,9 @@ public final class SiteCrawler: @unchecked Sendable {
             summary.startURLs = plan.startURLs.map(\.string)
             pendingWork += 1  // held until the seeds are in, so the crawl cannot end early
         }
+        restoreFinished()
         seed()
+        replayFinishedLinks()
         workDone()
         loop.run()
         workers.close()
@@ -116,7 +132,7 @@ public final class SiteCrawler: @unchecked Sendable {
 
     /// Stops early (SIGINT/SIGTERM): transfers are abandoned, finished pages stay recorded.
     public func stop() {
-        lock.withLock { loop }?.stop()
+        lock.withLock { stopped = true; return loop }?.stop()
     }
 
     // MARK: - Frontier
@@ -137,11 +153,15 @@ public final class SiteCrawler: @unchecked Sendable {
         for url in plan.startURLs { admit(url, depth: 0) }
     }
 
-    /// Takes a URL into the crawl if it is new, in scope, allowed and within the limits.
-    private func admit(_ url: CrawlURL, depth: Int) {
+    /// Takes a URL into the crawl if it is new, in scope, allowed and within the limits. True
+    /// when this is the first time the URL was offered.
+    @discardableResult
+    private func admit(_ url: CrawlURL, depth: Int) -> Bool {
         enum Admission { case rejected, accepted, waitsForRobots(Origin) }
         let origin = url.origin
+        var firstOffer = false
         let admission: Admission = lock.withLock {
+            firstOffer = offered.insert(url).inserted
             guard !seen.contains(url), !turnedAway.contains(url) else { return .rejected }
             let decision = plan.scope.decision(for: url)
             guard decision == .inScope else {
@@ -177,6 +197,7 @@ public final class SiteCrawler: @unchecked Sendable {
         case .accepted: submit(url: url, kind: .page(depth: depth, requested: url, chain: []))
         case .waitsForRobots(let origin): if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin)) }
         }
+        return firstOffer
     }
 
     private func requestSitemap(_ url: CrawlURL, depth: Int) {
@@ -214,6 +235,9 @@ public final class SiteCrawler: @unchecked Sendable {
     private func handle(_ completion: FetchCompletion) {
         defer { workDone() }
         guard let kind = lock.withLock({ jobs.removeValue(forKey: completion.job.tag) }) else { return }
+        // After a stop, the loop fails every transfer it abandons: such a page is not finished,
+        // so it gets no record (a resumed run fetches it) and does not count as failed.
+        if case .failure = completion.result, lock.withLock({ stopped }) { return }
         switch kind {
         case .robots(let origin): handleRobots(completion, origin: origin)
         case .sitemap(let depth): handleSitemap(completion, depth: depth)
@@ -289,7 +313,7 @@ public final class SiteCrawler: @unchecked Sendable {
                 let audited = pageAuditor.audit(response, url: url)
                 page.merge(audited)
                 if depth < plan.maxDepth {
-                    for link in audited.links { admit(link, depth: depth + 1) }
+                    page.record.discoveredLinks = audited.links.filter { admit($0, depth: depth + 1) }.map(\.string)
                 }
             }
         }
@@ -352,6 +376,60 @@ public final class SiteCrawler: @unchecked Sendable {
         sinkLock.withLock { sink.record(page) }
         progress?.report(snapshot)
         if let error = page.error { progress?.note("\(page.url): \(error)") }
+    }
+
+    // MARK: - Resuming
+
+    // Rebuilding the frontier: a finished page is neither fetched nor parsed again; the links it
+    // was first to offer were stored with it (in the same transaction), and are offered again
+    // here. Every page the run still lacks is then found again: either a stored list names it,
+    // or the page that found it was not recorded (e.g. lost with the last batch) and is crawled
+    // again, back to the start URLs, robots.txt and sitemaps, which are always fetched afresh.
+    // Storing only first offers keeps this to about one URL per page, not every link of every page.
+
+    /// Counts the finished pages as this crawl's own and marks them (and their redirect targets) seen.
+    private func restoreFinished() {
+        guard !finished.isEmpty else { return }
+        lock.withLock {
+            for page in finished {
+                if let url = try? plan.normalizer.normalize(page.url) { seen.insert(url) }
+                // The hops this page fetched, as `followRedirect` marked them. A last hop it did not
+                // fetch (the page ends on a 3xx: skipped, or past the redirect limit) stays unseen:
+                // if it is a page of its own that the kill lost, it must be crawled again.
+                let endsOnRedirect = page.statusCode.map { (300..<400).contains($0) } ?? false
+                let fetchedLastHop = !endsOnRedirect || (page.error != nil && page.redirectChain.count <= plan.maxRedirects)
+                for (index, hop) in page.redirectChain.enumerated() where index < page.redirectChain.count - 1 || fetchedLastHop {
+                    if let url = try? plan.normalizer.normalize(hop) { seen.insert(url) }
+                }
+                pagesAdmitted += 1
+                if page.error != nil {
+                    if page.statusCode.map({ $0 >= 400 }) == true { summary.pagesWithErrorStatus += 1 } else { summary.pagesFailed += 1 }
+                    progressState.failed += 1
+                } else if page.audited {
+                    summary.pagesAudited += 1
+                    summary.resumedAudited += 1
+                    summary.violations += page.violations
+                    summary.incomplete += page.incomplete
+                } else if page.statusCode.map({ (200..<300).contains($0) }) == true {
+                    summary.pagesNotHTML += 1
+                } else if let target = try? plan.normalizer.normalize(page.finalURL), plan.scope.decision(for: target) == .inScope {
+                    // Not audited after an in-scope redirect: its target was crawled under its own URL.
+                    summary.duplicatesByRedirect += 1
+                }
+                summary.bytes += page.bytes ?? 0
+                progressState.pagesDone += 1
+                progressState.bytes += page.bytes ?? 0
+            }
+            summary.resumedPages = finished.count
+        }
+    }
+
+    private func replayFinishedLinks() {
+        for page in finished {
+            for link in page.discoveredLinks {
+                if let url = try? plan.normalizer.normalize(link) { admit(url, depth: page.depth + 1) }
+            }
+        }
     }
 
     private func originURL(_ origin: Origin, _ path: String) -> CrawlURL? {

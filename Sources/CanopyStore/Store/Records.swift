@@ -94,11 +94,15 @@ public struct PageRecord: Sendable {
     /// The page's component candidates (`PageFingerprinter.components`), so the store can tell
     /// which subtrees repeat across the site, including on pages where they have no finding.
     public var components: [ComponentCandidate]
+    /// The URLs this page's links brought into the crawl first. Stored with the page until its
+    /// run completes, so that a resumed run rebuilds its frontier without fetching the page again.
+    public var discoveredLinks: [String]
 
     public init(
         url: String, finalURL: String? = nil, statusCode: Int? = nil, redirectChain: [String] = [], contentType: String? = nil,
         bytes: Int? = nil, depth: Int = 0, title: String? = nil, fetchMilliseconds: Double? = nil, auditMilliseconds: Double? = nil,
-        error: String? = nil, findings: [FindingRecord] = [], passCounts: [String: Int] = [:], components: [ComponentCandidate] = []
+        error: String? = nil, findings: [FindingRecord] = [], passCounts: [String: Int] = [:], components: [ComponentCandidate] = [],
+        discoveredLinks: [String] = []
     ) {
         self.url = url
         self.finalURL = finalURL
@@ -114,7 +118,46 @@ public struct PageRecord: Sendable {
         self.findings = findings
         self.passCounts = passCounts
         self.components = components
+        self.discoveredLinks = discoveredLinks
     }
+}
+
+/// What resuming a run needs of a page the run already recorded: enough to count it in the
+/// crawl's summary and to find the pages it led to, without fetching it again.
+public struct RecordedPage: Sendable, Equatable {
+    /// The URL as the crawl planned it.
+    public var url: String
+    public var depth: Int
+    public var statusCode: Int?
+    /// Each URL redirected through, not including `url`.
+    public var redirectChain: [String]
+    public var bytes: Int?
+    public var error: String?
+    /// Parsed and audited (as opposed to failed, not HTML, or redirected elsewhere).
+    public var audited: Bool
+    public var violations: Int
+    public var incomplete: Int
+    /// `PageRecord.discoveredLinks`.
+    public var discoveredLinks: [String]
+
+    public init(
+        url: String, depth: Int = 0, statusCode: Int? = nil, redirectChain: [String] = [], bytes: Int? = nil, error: String? = nil,
+        audited: Bool = false, violations: Int = 0, incomplete: Int = 0, discoveredLinks: [String] = []
+    ) {
+        self.url = url
+        self.depth = depth
+        self.statusCode = statusCode
+        self.redirectChain = redirectChain
+        self.bytes = bytes
+        self.error = error
+        self.audited = audited
+        self.violations = violations
+        self.incomplete = incomplete
+        self.discoveredLinks = discoveredLinks
+    }
+
+    /// Where the page's redirects ended: the URL its content and results are under.
+    public var finalURL: String { redirectChain.last ?? url }
 }
 
 /// Whether a finding fails or needs a person to review it (axe-core's `incomplete`).

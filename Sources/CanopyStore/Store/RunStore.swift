@@ -139,6 +139,10 @@ public final class RunStore: @unchecked Sendable {
                 [pageValue, .text(component.key), .text(component.structureHash)]
             )
         }
+        // In the page's own transaction: a page on record always has its links on record.
+        if !page.discoveredLinks.isEmpty {
+            try database.run("INSERT INTO page_links (page_id, urls) VALUES (?, ?)", [pageValue, .text(Lines.join(page.discoveredLinks))])
+        }
     }
 
     /// Marks a run complete with its coverage, after the analysis that gives its findings their
@@ -148,6 +152,10 @@ public final class RunStore: @unchecked Sendable {
             try database.transaction {
                 try Self.requireRunning(run, in: database)
                 try RunAnalysis(database: database, options: analysisOptions).analyze(run)
+                // A complete run is never resumed, so the links kept for that are dropped.
+                try database.run(
+                    "DELETE FROM page_links WHERE page_id IN (SELECT id FROM pages WHERE run_id = ?)", [.integer(run.rawValue)]
+                )
                 try database.run(
                     """
                     UPDATE runs SET status = 'complete', ended_at = ?, pages_planned = ?, pages_crawled = ?, pages_failed = ?,
@@ -207,12 +215,13 @@ public final class RunStore: @unchecked Sendable {
     }
 
     /// Makes an interrupted run running again in this process, to add the pages it still lacks
-    /// (`recordedURLs(run:)` tells which it has).
+    /// (`recordedPages(run:)` tells which it has). A running run is refused: its crawl is alive
+    /// (`interruptAbandonedRuns()` has marked the dead ones), and two crawls must not share a run.
     public func resume(_ run: RunID) throws {
         try withDatabase { database in
             try database.transaction {
                 guard let status = try Self.status(of: run, in: database) else { throw StoreError.unknownRun(run) }
-                guard status != .complete else { throw StoreError.runNotRunning(run, status) }
+                guard status == .interrupted else { throw StoreError.runNotInterrupted(run, status) }
                 try database.run(
                     "UPDATE runs SET status = 'running', ended_at = NULL, process_id = ?, host_name = ? WHERE id = ?",
                     [.integer(Int64(getpid())), .text(ProcessInfo.processInfo.hostName), .integer(run.rawValue)]
@@ -237,6 +246,41 @@ public final class RunStore: @unchecked Sendable {
         try withDatabase { database in
             Set(try database.query("SELECT url FROM pages WHERE run_id = ?", [.integer(run.rawValue)]) { $0.string(0) })
         }
+    }
+
+    /// The pages recorded so far for a run, with what a resumed crawl needs of each, in recording order.
+    public func recordedPages(run: RunID) throws -> [RecordedPage] {
+        try withDatabase { database in try database.transaction(immediate: false) {
+            let runValue = SQLiteValue.integer(run.rawValue)
+            var counts: [Int64: (violations: Int, incomplete: Int)] = [:]
+            try database.forEachRow(
+                "SELECT page_id, outcome, COUNT(*) FROM findings WHERE run_id = ? GROUP BY page_id, outcome", [runValue]
+            ) { row in
+                let outcome = try Self.decode(FindingOutcome.self, row.string(1))
+                switch outcome {
+                case .violation: counts[row.int64(0), default: (0, 0)].violations = row.int(2)
+                case .incomplete: counts[row.int64(0), default: (0, 0)].incomplete = row.int(2)
+                }
+            }
+            // audit_ms is set exactly for the pages that were parsed and audited.
+            return try database.query(
+                """
+                SELECT pages.id, pages.url, pages.depth, pages.status_code, pages.redirect_chain, pages.bytes, pages.error,
+                       pages.audit_ms IS NOT NULL, page_links.urls
+                FROM pages LEFT JOIN page_links ON page_links.page_id = pages.id
+                WHERE pages.run_id = ? ORDER BY pages.id
+                """,
+                [runValue]
+            ) { row in
+                let found = counts[row.int64(0)]
+                return RecordedPage(
+                    url: row.string(1), depth: row.int(2), statusCode: row.optionalInt(3), redirectChain: Lines.split(row.string(4)),
+                    bytes: row.optionalInt(5), error: row.optionalString(6), audited: row.int(7) != 0,
+                    violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0,
+                    discoveredLinks: row.optionalString(8).map(Lines.split) ?? []
+                )
+            }
+        } }
     }
 
     /// All runs, oldest first.

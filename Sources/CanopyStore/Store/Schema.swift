@@ -142,6 +142,17 @@ enum Schema {
             let complete = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
             for run in complete { try RunAnalysis(database: database, options: options).analyze(run) }
         },
+        Migration(version: 3, summary: "links that rebuild the frontier of an unfinished run") { database, _ in
+            // One row a page, only while its run can still be resumed: `finish` deletes them.
+            try database.execute(
+                """
+                CREATE TABLE page_links (
+                    page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,
+                    urls TEXT NOT NULL
+                );
+                """
+            )
+        },
     ]
 
     /// Brings the file to `targetVersion` (the current one unless a test wants an older schema).
@@ -176,6 +187,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case unknownRun(RunID)
     /// Pages can only be added to, and only a running run can be finished or interrupted.
     case runNotRunning(RunID, RunStatus)
+    /// Only an interrupted run can be resumed: a running one belongs to a live crawl.
+    case runNotInterrupted(RunID, RunStatus)
     /// A stored value this Canopy cannot read (e.g. an unknown status), naming what it should have been.
     case corruptValue(column: String, value: String)
 
@@ -187,6 +200,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "the store has schema version \(found) and needs \(required); open it once for writing to migrate it"
         case .unknownRun(let run): "no run \(run) in the store"
         case .runNotRunning(let run, let status): "run \(run) is \(status.rawValue), not running"
+        case .runNotInterrupted(let run, let status): "run \(run) is \(status.rawValue), not interrupted"
         case .corruptValue(let column, let value): "the store holds \"\(value)\" where a \(column) was expected"
         }
     }
