@@ -183,6 +183,33 @@ struct SiteCrawlerTests {
         #expect(summary.pagesFailed == 1)
     }
 
+    @Test("a Retry-After longer than the longest wait is not waited for: the page fails with a clear error and the crawl goes on")
+    func retryAfterBeyondTheCap() throws {
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/busy", "/closed-until-tomorrow", "/fine"]),
+            "/busy": TestHTTPResponse.text("come back in an hour", status: 503).withHeader("Retry-After", "3600"),
+            "/closed-until-tomorrow": TestHTTPResponse.text("closed", status: 429)
+                .withHeader("Retry-After", HTTPDate.string(from: Date(timeIntervalSinceNow: 86_400))),
+            "/fine": sitePage("Fine"),
+        ])
+
+        let (summary, sink) = try crawl(server) {
+            $0.honoursRobots = false
+            $0.sitemaps = .none
+            $0.fetchPolicy = FetchPolicy(retries: 3, backoff: 0.01, maxBackoff: 5)
+        }
+
+        let busy = try #require(sink.byPath["/busy"])
+        #expect(busy.error == "HTTP 503: Retry-After asks for 3600 s, more than the 5 s the crawl waits at most; not retried")
+        #expect(busy.attempts == 1)
+        #expect(busy.record.statusCode == 503)
+        let closed = try #require(sink.byPath["/closed-until-tomorrow"])
+        #expect(closed.error?.hasPrefix("HTTP 429: Retry-After asks for 86") == true)
+        #expect(server.requests.filter { $0.path == "/busy" || $0.path == "/closed-until-tomorrow" }.count == 2, "asked once each")
+        #expect(sink.byPath["/fine"]?.audited == true)
+        #expect(summary.pagesWithErrorStatus == 2)
+    }
+
     @Test("records non-HTML and over-size responses without auditing them; decodes legacy encodings")
     func contentTypesSizesAndEncodings() throws {
         let latin1Title: [UInt8] = Array("<!doctype html><html lang=fr><head><meta charset=windows-1252><title>Caf".utf8) + [0xE9] + Array("</title></head><body><main><h1>x</h1></main></body></html>".utf8)

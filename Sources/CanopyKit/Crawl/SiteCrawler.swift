@@ -283,6 +283,12 @@ public final class SiteCrawler: @unchecked Sendable {
             }
             if !(200..<300).contains(response.status) {
                 page.record.error = "HTTP \(response.status)"
+                if let wait = completion.refusedRetryAfter {
+                    page.record.error! += String(
+                        format: ": Retry-After asks for %.0f s, more than the %.0f s the crawl waits at most; not retried",
+                        wait, plan.fetchPolicy.maxBackoff
+                    )
+                }
             } else if !ContentTypes.isHTML(response.contentType, body: response.body) {
                 page.skippedReason = "not HTML (\(response.contentType ?? "no Content-Type"))"
             } else {
