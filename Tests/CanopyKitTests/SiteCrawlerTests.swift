@@ -153,6 +153,85 @@ struct SiteCrawlerTests {
         #expect(sink.all.count == 5, "home, /old (→ /new), the loop, /away and /evil: one record each")
     }
 
+    @Test("follows robots.txt redirects, also to another host, and applies the file they reach to the first origin")
+    func robotsRedirects() throws {
+        let elsewhere = try TestHTTPServer.routes(["/robots.txt": .text("User-agent: *\nDisallow: /private\n")])
+        let server = try TestHTTPServer.routes([
+            // The usual shapes: a trailing-slash redirect, then a move to another host (http → https in real life).
+            "/robots.txt": .redirect(to: "/robots.txt/", status: 301),
+            "/robots.txt/": .redirect(to: elsewhere.url("/robots.txt"), status: 302),
+            "/": sitePage("Home", links: ["/private/page", "/public"]),
+            "/private/page": sitePage("Private"),
+            "/public": sitePage("Public"),
+        ])
+
+        let (summary, sink) = try crawl(server) { $0.sitemaps = .none }
+
+        #expect(sink.auditedPaths == ["/", "/public"])
+        #expect(summary.skippedByRobots == 1)
+        #expect(!server.requests.contains { $0.path == "/private/page" })
+        #expect(elsewhere.requests.map(\.path) == ["/robots.txt"])
+    }
+
+    @Test("after five robots.txt redirects the file is taken as unavailable, which allows everything (RFC 9309 §2.3.1.2)")
+    func robotsRedirectLimit() throws {
+        let server = try TestHTTPServer { request in
+            switch request.path {
+            case "/robots.txt": return .redirect(to: "/robots-1.txt")
+            case let path where path.hasPrefix("/robots-"):
+                let number = Int(path.dropFirst("/robots-".count).prefix { $0.isNumber }) ?? 0
+                return .redirect(to: "/robots-\(number + 1).txt")
+            case "/": return sitePage("Home", links: ["/private"])
+            case "/private": return sitePage("Private")
+            default: return .notFound
+            }
+        }
+
+        let (_, sink) = try crawl(server) { $0.sitemaps = .none }
+
+        #expect(server.requests.filter { $0.path.hasPrefix("/robots") }.map(\.path) == ["/robots.txt"] + (1...5).map { "/robots-\($0).txt" })
+        #expect(sink.auditedPaths == ["/", "/private"])
+    }
+
+    @Test("follows sitemap redirects hop by hop: http(s) only, credentials only for their host, loops end")
+    func sitemapRedirects() throws {
+        // The moved sitemap lives on another host and lists a page of the site, whose address
+        // is known once the site's server runs.
+        let siteBase = LockedState("")
+        let mirror = try TestHTTPServer { request in
+            guard request.path == "/moved-sitemap.xml" else { return .notFound }
+            let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>\(siteBase.withLock { $0 })/orphan</loc></url></urlset>"
+            return TestHTTPResponse(headers: [("Content-Type", "application/xml")], body: Array(xml.utf8))
+        }
+        let server = try TestHTTPServer { request in
+            let base = siteBase.withLock { $0 }
+            switch request.path {
+            case "/robots.txt":
+                return .text("User-agent: *\nAllow: /\nSitemap: \(base)/old-sitemap.xml\nSitemap: \(base)/loop-1.xml\nSitemap: \(base)/evil.xml\n")
+            case "/old-sitemap.xml": return .redirect(to: "/old-sitemap.xml/", status: 301)
+            case "/old-sitemap.xml/": return .redirect(to: mirror.url("/moved-sitemap.xml"), status: 308)
+            case "/loop-1.xml": return .redirect(to: "/loop-2.xml")
+            case "/loop-2.xml": return .redirect(to: "/loop-1.xml")
+            case "/evil.xml": return .redirect(to: "file:///etc/passwd")
+            case "/": return sitePage("Home")
+            case "/orphan": return sitePage("Orphan")
+            default: return .notFound
+            }
+        }
+        siteBase.withLock { $0 = server.baseURL }
+
+        let (summary, sink) = try crawl(server) {
+            $0.credentialHeaders = [HTTPHeader(name: "X-Staging-Token", value: "s3cret")]
+        }
+
+        #expect(sink.auditedPaths == ["/", "/orphan"])
+        #expect(summary.sitemapsRead == 1)
+        #expect(mirror.requests.map(\.path) == ["/moved-sitemap.xml"])
+        #expect(mirror.requests.allSatisfy { $0.header("X-Staging-Token") == nil }, "credentials stay with their host")
+        #expect(server.requests.allSatisfy { $0.header("X-Staging-Token") == "s3cret" })
+        #expect(server.requests.filter { $0.path.hasPrefix("/loop-") }.count == 2, "each sitemap of the loop is asked for once")
+    }
+
     @Test("records 404 and 500, retries 429 and timeouts, and goes on")
     func failures() throws {
         let hits = LockedState(0)

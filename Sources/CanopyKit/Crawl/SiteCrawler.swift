@@ -44,8 +44,9 @@ public final class SiteCrawler: @unchecked Sendable {
     // @unchecked: the mutable crawl state below is only touched under `lock`; the plan is
     // immutable; the sink is called under `sinkLock`.
     private enum JobKind: Sendable {
-        case robots(Origin)
-        case sitemap(depth: Int)
+        /// `redirects` counts the hops already followed to reach this request.
+        case robots(Origin, redirects: Int)
+        case sitemap(depth: Int, redirects: Int)
         case page(depth: Int, requested: CrawlURL, chain: [Redirect])
     }
 
@@ -126,7 +127,7 @@ public final class SiteCrawler: @unchecked Sendable {
         for origin in origins.sorted() {
             if plan.honoursRobots {
                 lock.withLock { parked[origin] = [] }
-                if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin)) }
+                if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin, redirects: 0)) }
             } else if plan.sitemaps == .auto {
                 if let sitemap = originURL(origin, "/sitemap.xml") { requestSitemap(sitemap, depth: 0) }
             }
@@ -175,7 +176,7 @@ public final class SiteCrawler: @unchecked Sendable {
         switch admission {
         case .rejected: break
         case .accepted: submit(url: url, kind: .page(depth: depth, requested: url, chain: []))
-        case .waitsForRobots(let origin): if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin)) }
+        case .waitsForRobots(let origin): if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin, redirects: 0)) }
         }
     }
 
@@ -187,7 +188,7 @@ public final class SiteCrawler: @unchecked Sendable {
             sitemapsRequested += 1
             return true
         }
-        if allowed { submit(url: url, kind: .sitemap(depth: depth)) }
+        if allowed { submit(url: url, kind: .sitemap(depth: depth, redirects: 0)) }
     }
 
     private func submit(url: CrawlURL, kind: JobKind) {
@@ -215,19 +216,28 @@ public final class SiteCrawler: @unchecked Sendable {
         defer { workDone() }
         guard let kind = lock.withLock({ jobs.removeValue(forKey: completion.job.tag) }) else { return }
         switch kind {
-        case .robots(let origin): handleRobots(completion, origin: origin)
-        case .sitemap(let depth): handleSitemap(completion, depth: depth)
+        case .robots(let origin, let redirects): handleRobots(completion, origin: origin, redirects: redirects)
+        case .sitemap(let depth, let redirects): handleSitemap(completion, depth: depth, redirects: redirects)
         case .page(let depth, let requested, let chain): handlePage(completion, depth: depth, requested: requested, chain: chain)
         }
     }
 
-    private func handleRobots(_ completion: FetchCompletion, origin: Origin) {
+    private func handleRobots(_ completion: FetchCompletion, origin: Origin, redirects: Int) {
         // RFC 9309: 4xx means no rules; 5xx or 429 means "disallow everything for now". When
         // the host does not answer at all, its pages are tried anyway, so that each gets a
         // record saying why it failed rather than a silent robots skip.
         let rules: RobotsTxt
         switch completion.result {
         case .success(let response):
+            // §2.3.1.2: redirects are followed (http → https is common), even to another host,
+            // and what they reach holds for this origin. Past the limit, or to a target that
+            // is not http(s), forResponse takes the file as unavailable.
+            if (300..<400).contains(response.status), redirects < RobotsTxt.maxRedirects,
+               let location = response.header("Location"),
+               let target = redirectTarget(location, from: completion.job.request.url) {
+                submit(url: target, kind: .robots(origin, redirects: redirects + 1))
+                return
+            }
             rules = RobotsTxt.forResponse(status: response.status, body: response.body, userAgent: plan.userAgent)
         case .failure:
             rules = .allowAll
@@ -247,8 +257,19 @@ public final class SiteCrawler: @unchecked Sendable {
         for (url, depth) in waiting { admit(url, depth: depth) }
     }
 
-    private func handleSitemap(_ completion: FetchCompletion, depth: Int) {
-        guard case .success(let response) = completion.result, (200..<300).contains(response.status) else { return }
+    private func handleSitemap(_ completion: FetchCompletion, depth: Int, redirects: Int) {
+        guard case .success(let response) = completion.result else { return }
+        if (300..<400).contains(response.status) {
+            // Moved sitemaps are followed hop by hop like pages, so each hop is http(s) only and
+            // gets only its own host's credentials; `seen` and the hop limit keep loops finite.
+            guard redirects < plan.maxRedirects, let location = response.header("Location"),
+                  let target = redirectTarget(location, from: completion.job.request.url),
+                  lock.withLock({ seen.insert(target).inserted })
+            else { return }
+            submit(url: target, kind: .sitemap(depth: depth, redirects: redirects + 1))
+            return
+        }
+        guard (200..<300).contains(response.status) else { return }
         guard let sitemap = try? SitemapParser().parse(response.body) else { return }
         lock.withLock {
             summary.sitemapsRead += 1
@@ -336,6 +357,12 @@ public final class SiteCrawler: @unchecked Sendable {
         lock.withLock { seen.insert(target); progressState.queued += 1 }
         submit(url: target, kind: .page(depth: depth, requested: requested, chain: chain + [hop]))
         return true
+    }
+
+    /// A Location header resolved against the URL that sent it; nil unless it is http(s).
+    private func redirectTarget(_ location: String, from url: String) -> CrawlURL? {
+        guard let base = try? plan.normalizer.normalize(url) else { return nil }
+        return try? plan.normalizer.resolve(location, against: base)
     }
 
     private func finishPage(_ page: CrawledPage) {
