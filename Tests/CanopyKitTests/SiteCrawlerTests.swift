@@ -125,11 +125,11 @@ struct SiteCrawlerTests {
         #expect(summary.urlsFromSitemaps == 3)
     }
 
-    @Test("follows redirect chains hop by hop and records them; loops, off-scope and non-http targets end with a reason")
+    @Test("follows redirect chains hop by hop and records them; loops, duplicates, off-scope and non-http targets end with a reason")
     func redirects() throws {
         let other = try TestHTTPServer.routes(["/": sitePage("Elsewhere")])
         let server = try TestHTTPServer.routes([
-            "/": sitePage("Home", links: ["/old", "/loop-a", "/away", "/evil"]),
+            "/": sitePage("Home", links: ["/old", "/loop-a", "/away", "/evil", "/home-again"]),
             "/old": .redirect(to: "/older", status: 301),
             "/older": .redirect(to: "/new", status: 302),
             "/new": sitePage("New"),
@@ -137,20 +137,26 @@ struct SiteCrawlerTests {
             "/loop-b": .redirect(to: "/loop-a"),
             "/away": .redirect(to: other.url("/")),
             "/evil": .redirect(to: "file:///etc/passwd"),
+            "/home-again": .redirect(to: "/", status: 301),
         ])
 
-        let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
+        let (summary, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
 
         let old = try #require(sink.byPath["/old"])
         #expect(old.audited)
         #expect(old.redirects.map(\.status) == [301, 302])
         #expect(old.record.finalURL == server.url("/new"))
-        #expect(sink.byPath["/loop-a"]?.audited == false)
-        #expect(sink.byPath["/loop-a"]?.skippedReason?.contains("crawled under that URL") == true)
+        // A loop reaches no page: an error, not a duplicate of a page that was never audited.
+        let loop = try #require(sink.byPath["/loop-a"])
+        #expect(!loop.audited)
+        #expect(loop.error == "redirect loop: \(server.url("/loop-a")) → \(server.url("/loop-b")) → \(server.url("/loop-a"))")
+        #expect(loop.skippedReason == nil)
+        #expect(sink.byPath["/home-again"]?.skippedReason == "redirects to \(server.url("/")), crawled under that URL")
+        #expect(summary.duplicatesByRedirect == 1, "only /home-again leads to a page audited under another URL")
         #expect(sink.byPath["/away"]?.skippedReason?.contains("out of scope") == true)
         #expect(other.requests.isEmpty)
         #expect(sink.byPath["/evil"]?.error?.contains("refused") == true)
-        #expect(sink.all.count == 5, "home, /old (→ /new), the loop, /away and /evil: one record each")
+        #expect(sink.all.count == 6, "home, /old (→ /new), the loop, /away, /evil and /home-again: one record each")
     }
 
     @Test("follows robots.txt redirects, also to another host, and applies the file they reach to the first origin")
@@ -230,6 +236,39 @@ struct SiteCrawlerTests {
         #expect(mirror.requests.allSatisfy { $0.header("X-Staging-Token") == nil }, "credentials stay with their host")
         #expect(server.requests.allSatisfy { $0.header("X-Staging-Token") == "s3cret" })
         #expect(server.requests.filter { $0.path.hasPrefix("/loop-") }.count == 2, "each sitemap of the loop is asked for once")
+    }
+
+    @Test("every redirect hop passes robots.txt, fetching a new origin's robots.txt before its first page")
+    func redirectHopsHonourRobots() throws {
+        let other = try TestHTTPServer.routes([
+            "/robots.txt": .text("User-agent: *\nDisallow: /private\n"),
+            "/private": sitePage("Other private"),
+            "/open": sitePage("Other open"),
+        ])
+        let server = try TestHTTPServer.routes([
+            "/robots.txt": .text("User-agent: *\nDisallow: /secret\n"),
+            "/": sitePage("Home", links: ["/sneaky", "/to-other-private", "/to-other-open"]),
+            "/sneaky": .redirect(to: "/secret"),
+            "/secret": sitePage("Secret"),
+            "/to-other-private": .redirect(to: other.url("/private")),
+            "/to-other-open": .redirect(to: other.url("/open")),
+        ])
+
+        let (summary, sink) = try crawl(server) {
+            $0.sitemaps = .none
+            $0.scope = CrawlScope(startURLs: $0.startURLs, extraOrigins: [try! Origin(other.baseURL)])
+        }
+
+        #expect(!server.requests.contains { $0.path == "/secret" })
+        #expect(sink.byPath["/sneaky"]?.skippedReason == "redirects to \(server.url("/secret")), which robots.txt disallows")
+        #expect(other.requests.first?.path == "/robots.txt", "the new origin's robots.txt comes first")
+        #expect(!other.requests.contains { $0.path == "/private" })
+        #expect(sink.byPath["/to-other-private"]?.audited == false)
+        #expect(sink.byPath["/to-other-private"]?.skippedReason?.contains("robots.txt disallows") == true)
+        let open = try #require(sink.byPath["/to-other-open"])
+        #expect(open.audited)
+        #expect(open.record.finalURL == other.url("/open"))
+        #expect(summary.skippedByRobots == 2)
     }
 
     @Test("records 404 and 500, retries 429 and timeouts, and goes on")

@@ -50,6 +50,22 @@ public final class SiteCrawler: @unchecked Sendable {
         case page(depth: Int, requested: CrawlURL, chain: [Redirect])
     }
 
+    /// A redirect hop to fetch next, with the record its page has so far.
+    private struct Hop: Sendable {
+        var target: CrawlURL
+        var depth: Int
+        var requested: CrawlURL
+        /// The redirects so far, the one to `target` included.
+        var chain: [Redirect]
+        var page: CrawledPage
+    }
+
+    /// Waits for its origin's robots.txt: a URL to admit, or a redirect hop to send on.
+    private enum Parked: Sendable {
+        case url(CrawlURL, depth: Int)
+        case hop(Hop)
+    }
+
     private let plan: CrawlPlan
     private let sink: any CrawlSink
     private let progress: CrawlProgressReporter?
@@ -66,8 +82,8 @@ public final class SiteCrawler: @unchecked Sendable {
     private var pendingWork = 0
     private var pagesAdmitted = 0
     private var robots: [Origin: RobotsTxt] = [:]
-    /// URLs waiting for their origin's robots.txt.
-    private var parked: [Origin: [(CrawlURL, Int)]] = [:]
+    /// URLs and redirect hops waiting for their origin's robots.txt.
+    private var parked: [Origin: [Parked]] = [:]
     private var sitemapsRequested = 0
     private var summary = CrawlSummary()
     private var progressState = CrawlProgress()
@@ -154,7 +170,7 @@ public final class SiteCrawler: @unchecked Sendable {
                 guard let rules = robots[origin] else {
                     // Its robots.txt is on the way, or this is the first URL of another allowed origin.
                     let firstOfOrigin = parked[origin] == nil
-                    parked[origin, default: []].append((url, depth))
+                    parked[origin, default: []].append(.url(url, depth: depth))
                     return firstOfOrigin ? .waitsForRobots(origin) : .rejected
                 }
                 guard rules.isAllowed(path: url.pathAndQuery) else {
@@ -245,7 +261,7 @@ public final class SiteCrawler: @unchecked Sendable {
         if plan.honoursCrawlDelay, let delay = rules.crawlDelay, delay > 0 {
             lock.withLock { loop }?.setMinimumInterval(min(delay, plan.maxCrawlDelay), forHostOf: origin.description)
         }
-        let waiting: [(CrawlURL, Int)] = lock.withLock {
+        let waiting: [Parked] = lock.withLock {
             robots[origin] = rules
             return parked.removeValue(forKey: origin) ?? []
         }
@@ -254,7 +270,12 @@ public final class SiteCrawler: @unchecked Sendable {
             let sitemaps = listed.isEmpty ? [originURL(origin, "/sitemap.xml")].compactMap { $0 } : listed
             for sitemap in sitemaps { requestSitemap(sitemap, depth: 0) }
         }
-        for (url, depth) in waiting { admit(url, depth: depth) }
+        for item in waiting {
+            switch item {
+            case .url(let url, let depth): admit(url, depth: depth)
+            case .hop(let hop): advance(hop)
+            }
+        }
     }
 
     private func handleSitemap(_ completion: FetchCompletion, depth: Int, redirects: Int) {
@@ -299,8 +320,9 @@ public final class SiteCrawler: @unchecked Sendable {
             page.record.bytes = response.body.count
             page.record.fetchMilliseconds = response.elapsed * 1000
             if (300..<400).contains(response.status), let location = response.header("Location") {
-                guard followRedirect(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else { break }
-                return  // the target carries the chain on; this URL gets no record of its own
+                guard let hop = redirectHop(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else { break }
+                advance(hop)  // the target carries the chain on, or records why it ends
+                return
             }
             if !(200..<300).contains(response.status) {
                 page.record.error = "HTTP \(response.status)"
@@ -323,40 +345,77 @@ public final class SiteCrawler: @unchecked Sendable {
         finishPage(page)
     }
 
-    /// Follows a redirect at the crawl's level, so every hop passes the scope, robots and
-    /// scheme checks and gets only the credentials meant for its host. False when the
-    /// redirect ends here (off scope, bad target, too many hops, already crawled), with the
-    /// reason in `page`.
-    private func followRedirect(
+    /// The next hop of a redirect, followed at the crawl's level so every hop passes the scope,
+    /// robots and scheme checks and gets only the credentials meant for its host. Nil when the
+    /// redirect ends here (bad target, a loop, too many hops), with the reason in `page`.
+    private func redirectHop(
         from url: String, status: Int, location: String, depth: Int, requested: CrawlURL, chain: [Redirect], page: inout CrawledPage
-    ) -> Bool {
+    ) -> Hop? {
         let base = (try? plan.normalizer.normalize(url)) ?? requested
         let target: CrawlURL
         do throws(URLRejection) {
             target = try plan.normalizer.resolve(location, against: base)
         } catch {
             page.record.error = "redirect to \(location) refused: \(error.description)"
-            return false
+            return nil
         }
         let hop = Redirect(from: url, status: status, to: target.string)
         page.setRedirects(chain + [hop])
+        // A chain that comes back to a URL it passed never reaches a page: nothing was audited.
+        let visited = [requested.string] + chain.map(\.to)
+        guard !visited.contains(target.string) else {
+            page.record.error = "redirect loop: " + (visited + [target.string]).joined(separator: " → ")
+            return nil
+        }
         guard chain.count < plan.maxRedirects else {
             page.record.error = "more than \(plan.maxRedirects) redirects"
-            return false
+            return nil
         }
-        let (decision, alreadySeen) = lock.withLock { (plan.scope.decision(for: target), seen.contains(target)) }
-        guard decision == .inScope else {
-            page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
-            return false
+        return Hop(target: target, depth: depth, requested: requested, chain: chain + [hop], page: page)
+    }
+
+    /// Fetches a redirect hop when its target is in scope, not yet crawled and allowed by its
+    /// origin's robots.txt (parking the hop until that robots.txt is in, as `admit` does);
+    /// otherwise the page is recorded with the reason.
+    private func advance(_ hop: Hop) {
+        enum Next { case fetch, waitForRobots(fetchIt: Bool), end(CrawledPage) }
+        let target = hop.target
+        let next: Next = lock.withLock {
+            var page = hop.page
+            let decision = plan.scope.decision(for: target)
+            guard decision == .inScope else {
+                page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
+                return .end(page)
+            }
+            guard !seen.contains(target) else {
+                summary.duplicatesByRedirect += 1
+                page.skippedReason = "redirects to \(target.string), crawled under that URL"
+                return .end(page)
+            }
+            if plan.honoursRobots {
+                guard let rules = robots[target.origin] else {
+                    let firstOfOrigin = parked[target.origin] == nil
+                    parked[target.origin, default: []].append(.hop(hop))
+                    return .waitForRobots(fetchIt: firstOfOrigin)
+                }
+                guard rules.isAllowed(target) else {
+                    summary.skippedByRobots += 1
+                    page.skippedReason = "redirects to \(target.string), which robots.txt disallows"
+                    return .end(page)
+                }
+            }
+            seen.insert(target)
+            progressState.queued += 1
+            return .fetch
         }
-        guard !alreadySeen else {
-            lock.withLock { summary.duplicatesByRedirect += 1 }
-            page.skippedReason = "redirects to \(target.string), crawled under that URL"
-            return false
+        switch next {
+        case .fetch:
+            submit(url: target, kind: .page(depth: hop.depth, requested: hop.requested, chain: hop.chain))
+        case .waitForRobots(let fetchIt):
+            if fetchIt, let robotsURL = originURL(target.origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(target.origin, redirects: 0)) }
+        case .end(let page):
+            finishPage(page)
         }
-        lock.withLock { seen.insert(target); progressState.queued += 1 }
-        submit(url: target, kind: .page(depth: depth, requested: requested, chain: chain + [hop]))
-        return true
     }
 
     /// A Location header resolved against the URL that sent it; nil unless it is http(s).
