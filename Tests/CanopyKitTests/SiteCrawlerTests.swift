@@ -385,6 +385,110 @@ struct SiteCrawlerTests {
         #expect(sink.all.first?.error?.contains("could not connect") == true)
     }
 
+    @Test("without a Sitemap line in robots.txt, or without robots.txt, /sitemap.xml is read")
+    func sitemapFallback() throws {
+        func site(robots: String) throws -> TestHTTPServer {
+            try TestHTTPServer { request in
+                let base = "http://127.0.0.1:\(request.header("Host")!.split(separator: ":").last!)"
+                switch request.path {
+                case "/robots.txt": return .text(robots)
+                case "/sitemap.xml":
+                    return TestHTTPResponse(headers: [("Content-Type", "application/xml")], body: Array("<urlset><url><loc>\(base)/orphan</loc></url></urlset>".utf8))
+                case "/": return sitePage("Home")
+                case "/orphan": return sitePage("Orphan")
+                default: return .notFound
+                }
+            }
+        }
+        let withRobots = try site(robots: "User-agent: *\nDisallow: /nothing-here\n")
+        let (summary, sink) = try crawl(withRobots)
+        #expect(sink.auditedPaths == ["/", "/orphan"])
+        #expect(summary.sitemapsRead == 1)
+
+        let withoutRobots = try site(robots: "")
+        let (_, unrestricted) = try crawl(withoutRobots) { $0.honoursRobots = false }
+        #expect(unrestricted.auditedPaths == ["/", "/orphan"])
+        #expect(!withoutRobots.requests.contains { $0.path == "/robots.txt" })
+    }
+
+    @Test("rel=nofollow and meta robots nofollow are honoured unless the plan follows nofollow", arguments: [false, true])
+    func nofollow(followsNofollow: Bool) throws {
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/plain"], extra: #"<a rel="external nofollow" href="/marked">marked</a>"#),
+            "/plain": .html(#"<!doctype html><html lang=en><head><title>Plain</title><meta name="robots" content="index, nofollow"></head><body><main><h1>Plain</h1><a href="/behind-meta">x</a></main></body></html>"#),
+            "/marked": sitePage("Marked"),
+            "/behind-meta": sitePage("Behind meta"),
+        ])
+
+        let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none; $0.followsNofollow = followsNofollow }
+
+        if followsNofollow {
+            #expect(sink.auditedPaths == ["/", "/plain", "/marked", "/behind-meta"])
+        } else {
+            #expect(sink.auditedPaths == ["/", "/plain"])
+            #expect(!server.requests.contains { $0.path == "/marked" || $0.path == "/behind-meta" })
+        }
+    }
+
+    @Test("follows meta refresh, iframe and frame sources, resolves links against <base href>, and notes rel=canonical without crawling it")
+    func otherLinkSources() throws {
+        let server = try TestHTTPServer.routes([
+            "/": .html("""
+                <!doctype html><html lang=en><head><title>Home</title>
+                <meta http-equiv="refresh" content="30; URL='/refreshed'">
+                <link rel="canonical" href="/canonical-home"></head>
+                <body><main><h1>Home</h1><iframe title="map" src="/framed"></iframe>
+                <a href="/based">based</a> <a href="/frames">frames</a></main></body></html>
+                """),
+            "/based": .html(#"<!doctype html><html lang=en><head><title>Based</title><base href="/docs/v2/"></head><body><main><h1>Based</h1><a href="guide">guide</a></main></body></html>"#),
+            "/frames": .html(#"<!doctype html><html lang=en><head><title>Frames</title></head><frameset cols="50%,50%"><frame src="/frame-left" title="left"><frame src="/frame-right" title="right"></frameset></html>"#),
+            "/refreshed": sitePage("Refreshed"),
+            "/framed": sitePage("Framed"),
+            "/docs/v2/guide": sitePage("Guide"),
+            "/frame-left": sitePage("Left"),
+            "/frame-right": sitePage("Right"),
+            "/canonical-home": sitePage("Canonical"),
+        ])
+
+        let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
+
+        #expect(sink.auditedPaths == ["/", "/based", "/frames", "/refreshed", "/framed", "/docs/v2/guide", "/frame-left", "/frame-right"])
+        #expect(!server.requests.contains { $0.path == "/guide" || $0.path == "/based/guide" }, "the base decides, not the page URL")
+        #expect(sink.byPath["/"]?.canonicalURL == server.url("/canonical-home"))
+        #expect(!server.requests.contains { $0.path == "/canonical-home" }, "a canonical URL is noted, not queued")
+    }
+
+    @Test("spellings of one URL (scheme and host case, dot segments, percent-encoding case, fragments) make one audit")
+    func urlSpellings() throws {
+        let server = try TestHTTPServer { request in
+            let port = request.header("Host")!.split(separator: ":").last!
+            switch request.path {
+            case "/":
+                return sitePage("Home", links: [
+                    "HTTP://LocalHost:\(port)/caf%c3%a9",
+                    "http://LOCALHOST:\(port)/a/../b/./../caf%C3%A9",
+                    "/./caf%c3%A9#menu",
+                    "caf%C3%A9#",
+                ])
+            case "/caf%C3%A9": return sitePage("Café")
+            default: return .notFound
+            }
+        }
+
+        // localhost rather than 127.0.0.1, so the host has letters whose case can differ.
+        let (summary, sink) = try crawl(server, start: "/") {
+            $0.startURLs = [try! URLNormalizer().normalize("http://localhost:\(server.port)/")]
+            $0.scope = CrawlScope(startURLs: $0.startURLs)
+            $0.honoursRobots = false
+            $0.sitemaps = .none
+        }
+
+        #expect(Set(sink.all.filter(\.audited).map(\.url)) == ["http://localhost:\(server.port)/", "http://localhost:\(server.port)/caf%C3%A9"])
+        #expect(summary.pagesAudited == 2)
+        #expect(server.requests.filter { $0.path.lowercased() == "/caf%c3%a9" }.count == 1)
+        #expect(server.requests.count == 2)
+    }
+
     @Test("stops at max-pages")
     func pageLimit() throws {
         let server = try TestHTTPServer { request in
