@@ -116,19 +116,22 @@ public final class SiteCrawler: @unchecked Sendable {
             summary.startURLs = plan.startURLs.map(\.string)
             pendingWork += 1  // held until the seeds are in, so the crawl cannot end early
         }
+        progress?.start { [weak self] in self?.lock.withLock { self?.currentProgress() } }
         seed()
         workDone()
         loop.run()
         workers.close()
         workers.wait()
-        return lock.withLock {
+        let (result, final) = lock.withLock {
             summary.seconds = elapsedSeconds()
             summary.startUnreachable = summary.pagesAudited == 0 && summary.pagesFailed + summary.pagesWithErrorStatus > 0
-            progress?.finish(currentProgress())
             self.loop = nil
             self.workers = nil
-            return summary
+            return (summary, currentProgress())
         }
+        // Outside the lock: finishing waits for the progress heartbeat, which takes the lock.
+        progress?.finish(final)
+        return result
     }
 
     /// Stops early (SIGINT/SIGTERM): transfers are abandoned, finished pages stay recorded.
