@@ -71,6 +71,12 @@ final class CurlTransfer {
         // (a redirect to file:// must never read local files).
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // HTTP/2 over TLS where the server offers it in ALPN (so a multi handle with
+        // CURLMOPT_PIPELINING multiplexes a host's requests on one connection), HTTP/1.1 for
+        // cleartext: h2c upgrades are rare and cost a round trip. libcurl's own default has
+        // changed between versions, so it is set rather than assumed. A libcurl built without
+        // HTTP/2 refuses the option and speaks HTTP/1.1, which is fine, hence no check.
+        _ = canopy_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         try set(CURLOPT_MAXREDIRS, max(0, request.maxRedirects))
         try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))

@@ -18,6 +18,17 @@ public struct FetchCompletion: Sendable {
     public let result: Result<FetchResponse, FetchError>
     /// How many times the request was sent (1 when it was not retried).
     public let attempts: Int
+    /// The wait, in seconds, that a retryable response's `Retry-After` asked for when it was
+    /// longer than `FetchPolicy.maxBackoff`: the request was not tried again, and the response
+    /// is the outcome. Nil otherwise.
+    public let refusedRetryAfter: Double?
+
+    init(job: FetchJob, result: Result<FetchResponse, FetchError>, attempts: Int, refusedRetryAfter: Double? = nil) {
+        self.job = job
+        self.result = result
+        self.attempts = attempts
+        self.refusedRetryAfter = refusedRetryAfter
+    }
 }
 
 /// How hard a `FetchLoop` may push, and when it tries again.
@@ -33,7 +44,9 @@ public struct FetchPolicy: Sendable {
     public var retries: Int
     /// The pause before the first retry; each further retry doubles it.
     public var backoff: Double
-    /// The longest pause before a retry, whatever `Retry-After` asks for.
+    /// The longest pause before a retry. Exponential backoff stops growing here; a
+    /// `Retry-After` asking for longer is not waited for at all (a crawl would stall on one
+    /// URL for an hour), so the response is the outcome, with `refusedRetryAfter` set.
     public var maxBackoff: Double
     /// Statuses worth asking again for: rate limiting and temporary server trouble.
     public var retryStatuses: Set<Int>
@@ -290,34 +303,47 @@ public final class FetchLoop: @unchecked Sendable {
             } catch {
                 result = .failure(error)
             }
-            if finished.attempt <= policy.retries, let pause = retryPause(after: result, attempt: finished.attempt) {
+            let decision = finished.attempt <= policy.retries ? retryDecision(after: result, attempt: finished.attempt) : .final
+            switch decision {
+            case .retry(let pause):
                 delayed.append(Waiting(job: finished.job, attempt: finished.attempt + 1, notBefore: clock.now + .milliseconds(Int64(pause * 1000))))
-            } else {
+            case .final:
                 complete(finished.job, result, attempts: finished.attempt)
+            case .waitTooLong(let seconds):
+                complete(finished.job, result, attempts: finished.attempt, refusedRetryAfter: seconds)
             }
         }
     }
 
-    private func complete(_ job: FetchJob, _ result: Result<FetchResponse, FetchError>, attempts: Int) {
-        onComplete(FetchCompletion(job: job, result: result, attempts: attempts))
+    private func complete(_ job: FetchJob, _ result: Result<FetchResponse, FetchError>, attempts: Int, refusedRetryAfter: Double? = nil) {
+        onComplete(FetchCompletion(job: job, result: result, attempts: attempts, refusedRetryAfter: refusedRetryAfter))
         lock.withLock { outstanding -= 1 }
     }
 
-    /// How long to wait before asking again, or nil when asking again would not help.
-    private func retryPause(after result: Result<FetchResponse, FetchError>, attempt: Int) -> Double? {
+    private enum RetryDecision {
+        /// Ask again after this many seconds.
+        case retry(after: Double)
+        /// Asking again would not help: the result is the outcome.
+        case final
+        /// `Retry-After` asks for a longer wait than `maxBackoff` allows.
+        case waitTooLong(Double)
+    }
+
+    private func retryDecision(after result: Result<FetchResponse, FetchError>, attempt: Int) -> RetryDecision {
         let exponential = min(policy.maxBackoff, policy.backoff * Double(1 << min(attempt - 1, 20)))
         switch result {
         case .success(let response):
-            guard policy.retryStatuses.contains(response.status) else { return nil }
+            guard policy.retryStatuses.contains(response.status) else { return .final }
             if let retryAfter = response.header("Retry-After").flatMap(Self.retryAfterSeconds) {
-                return min(policy.maxBackoff, max(0, retryAfter))
+                guard retryAfter <= policy.maxBackoff else { return .waitTooLong(retryAfter) }
+                return .retry(after: max(0, retryAfter))
             }
-            return exponential
+            return .retry(after: exponential)
         case .failure(let error):
             switch error {
-            case .timedOut, .couldNotConnect: return exponential
-            case .transport(let code, _) where Self.transientCurlCodes.contains(code): return exponential
-            default: return nil
+            case .timedOut, .couldNotConnect: return .retry(after: exponential)
+            case .transport(let code, _) where Self.transientCurlCodes.contains(code): return .retry(after: exponential)
+            default: return .final
             }
         }
     }

@@ -43,13 +43,20 @@ public struct RobotsTxt: Sendable {
     /// A robots.txt that could not be read: RFC 9309 §2.3.1.3 says assume complete disallow.
     public static let disallowAll = RobotsTxt(rules: [Rule(allows: false, value: Array("/".utf8))])
 
+    /// Redirects a crawler follows for robots.txt before treating it as unavailable: RFC 9309
+    /// §2.3.1.2 asks for at least five consecutive ones.
+    public static let maxRedirects = 5
+
     /// The rules a fetched robots.txt means (RFC 9309 §2.3.1): a success is parsed,
     /// 4xx means "no rules" (except 429, which like 5xx means "unreachable": disallow
-    /// everything for now). Redirects are the fetcher's to follow; any other status
-    /// is treated as unreachable.
+    /// everything for now). Redirects are the caller's to follow, up to `maxRedirects`; a
+    /// redirect that reaches this function could not be followed (no Location, too many
+    /// hops, a non-http target), and §2.3.1.2 lets the crawler take the file as unavailable,
+    /// which like 4xx means no rules. Any other status is treated as unreachable.
     public static func forResponse(status: Int, body: [UInt8], userAgent: String) -> RobotsTxt {
         switch status {
         case 200..<300: return RobotsTxt(bytes: body, userAgent: userAgent)
+        case 300..<400: return .allowAll
         case 429: return .disallowAll
         case 400..<500: return .allowAll
         default: return .disallowAll

@@ -115,7 +115,7 @@ public struct SiteCrawl: Sendable {
                 }
                 // Read before the run is taken over, so that nothing is left half done if this fails.
                 finished = try store.recordedPages(run: run)
-                lines = try JSONLinesSink(resuming: resultsPath, keeping: Set(finished.filter(\.audited).map(\.finalURL)))
+                lines = try JSONLinesSink(resuming: resultsPath, keeping: Set(finished.map(\.url)))
                 try store.resume(run)
                 outcome.messages.append("resuming run \(run): \(finished.count) pages already recorded are not fetched again")
                 if lines.missingLines > 0 {

@@ -109,6 +109,60 @@ struct FetchLoopTests {
         #expect(completions[3]?.attempts == 1)
     }
 
+    @Test("waits as long as Retry-After says, given in seconds or as an HTTP date")
+    func retryAfterIsWaitedFor() throws {
+        let hits = LockedState([String: Int]())
+        let server = try TestHTTPServer { request in
+            let count = hits.withLock { $0[request.path, default: 0] += 1; return $0[request.path]! }
+            guard count == 1 else { return .html("<p>ok</p>") }
+            switch request.path {
+            case "/seconds": return TestHTTPResponse.text("busy", status: 503).withHeader("Retry-After", "1")
+            // Whole seconds only: three seconds ahead is at least two from now.
+            case "/date": return TestHTTPResponse.text("slow down", status: 429).withHeader("Retry-After", HTTPDate.string(from: Date(timeIntervalSinceNow: 3)))
+            default: return .notFound
+            }
+        }
+        // Without Retry-After the pause would be the 10 ms backoff.
+        let policy = FetchPolicy(retries: 1, backoff: 0.01, maxBackoff: 30)
+
+        let completions = try fetchAll([server.url("/seconds"), server.url("/date")], policy: policy)
+
+        for tag in [0, 1] {
+            #expect(try completions[tag]?.result.get().status == 200)
+            #expect(completions[tag]?.attempts == 2)
+            #expect(completions[tag]?.refusedRetryAfter == nil)
+        }
+        func gap(_ path: String) -> TimeInterval? {
+            let arrivals = server.requests.filter { $0.path == path }.map(\.receivedAt)
+            guard arrivals.count == 2 else { return nil }
+            return arrivals[1].timeIntervalSince(arrivals[0])
+        }
+        #expect(try #require(gap("/seconds")) >= 0.95, "the retry came after the second the server asked for")
+        #expect(try #require(gap("/date")) >= 1.95, "the retry came after the date the server named")
+    }
+
+    @Test("a Retry-After longer than maxBackoff is not waited for: the response is the outcome, with the wait it asked for")
+    func retryAfterBeyondMaxBackoff() throws {
+        let server = try TestHTTPServer { request in
+            switch request.path {
+            case "/hour": return TestHTTPResponse.text("later", status: 503).withHeader("Retry-After", "3600")
+            case "/tomorrow": return TestHTTPResponse.text("later", status: 429).withHeader("Retry-After", HTTPDate.string(from: Date(timeIntervalSinceNow: 86_400)))
+            default: return .notFound
+            }
+        }
+        let policy = FetchPolicy(retries: 3, backoff: 0.01, maxBackoff: 5)
+
+        let completions = try fetchAll([server.url("/hour"), server.url("/tomorrow")], policy: policy)
+
+        #expect(try completions[0]?.result.get().status == 503)
+        #expect(completions[0]?.attempts == 1)
+        #expect(completions[0]?.refusedRetryAfter == 3600)
+        #expect(try completions[1]?.result.get().status == 429)
+        #expect(completions[1]?.attempts == 1)
+        #expect(completions[1]?.refusedRetryAfter.map { $0 > 86_000 && $0 <= 86_400 } == true)
+        #expect(server.requests.count == 2, "neither was asked for again")
+    }
+
     @Test("retries a timeout and gives up with timedOut")
     func retriesTimeouts() throws {
         let server = try TestHTTPServer { _ in TestHTTPResponse.text("late").delayed(by: .seconds(3)) }

@@ -163,7 +163,7 @@ struct RobotsTxtTests {
     }
 
     @Test("the HTTP status of /robots.txt decides as RFC 9309 §2.3.1 says", arguments: [
-        (200, false), (404, true), (410, true), (401, true), (429, false), (500, false), (503, false),
+        (200, false), (301, true), (308, true), (404, true), (410, true), (401, true), (429, false), (500, false), (503, false),
     ])
     func fetchStatus(status: Int, allowsPrivate: Bool) {
         let body = Array("User-agent: *\nDisallow: /private\n".utf8)

@@ -97,12 +97,11 @@ struct CrashSafetyTests {
                 #expect(try store.run(killed.id)?.status == .complete, "\(context)")
                 let content = try CrawlResumeTests.RunContent(store, run: killed.id)
                 #expect(content == reference, "\(context): the resumed run holds every page once, as a clean run does")
-                let lines = try String(contentsOfFile: folder.file("results.jsonl"), encoding: .utf8).split(separator: "\n")
-                #expect(lines.count == site.auditedCount, "\(context)")
-                let urls = try lines.map { line in
-                    try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["url"] as? String)
-                }
-                #expect(Set(urls).count == site.auditedCount, "\(context): results.jsonl has each audited page once")
+                let lines = try resultKeys(folder.file("results.jsonl"))
+                #expect(lines.all.count == site.recordedPaths.count, "\(context)")
+                #expect(Set(lines.all.map(CrawlResumeTests.path)) == site.recordedPaths, "\(context): results.jsonl has each recorded page once")
+                #expect(lines.audited.count == site.auditedCount, "\(context)")
+                #expect(Set(lines.audited).count == site.auditedCount, "\(context): results.jsonl has each audited page once")
                 let summaryFile = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("run-summary.json")))) as? [String: Any]
                 let summary = summaryFile?["summary"] as? [String: Any]
                 #expect(summaryFile?["run"] as? Int == Int(killed.id.rawValue), "\(context)")

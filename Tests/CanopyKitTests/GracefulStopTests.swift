@@ -43,11 +43,10 @@ struct GracefulStopTests {
         let audited = recorded.filter(\.audited)
         #expect(!audited.isEmpty, "the pages finished before the stop are recorded")
         #expect(recorded.filter { $0.error != nil && $0.statusCode == nil }.map(\.url) == [], "transfers the stop abandoned are not recorded as failures")
-        let lines = try String(contentsOfFile: folder.file("results.jsonl"), encoding: .utf8).split(separator: "\n").map { line in
-            try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["url"] as? String)
-        }
-        #expect(lines.count == audited.count)
-        #expect(Set(lines) == Set(audited.map(\.finalURL)), "results.jsonl and the store agree")
+        let lines = try resultKeys(folder.file("results.jsonl"))
+        #expect(lines.all.count == recorded.count)
+        #expect(Set(lines.all) == Set(recorded.map(\.url)), "results.jsonl and the store agree")
+        #expect(Set(lines.audited) == Set(audited.map(\.url)))
         let summaryFile = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("run-summary.json")))) as? [String: Any]
         #expect(summaryFile?["run"] as? Int == Int(run.id.rawValue))
         #expect((summaryFile?["summary"] as? [String: Any])?["pagesAudited"] as? Int == audited.count)

@@ -125,11 +125,11 @@ struct SiteCrawlerTests {
         #expect(summary.urlsFromSitemaps == 3)
     }
 
-    @Test("follows redirect chains hop by hop and records them; loops, off-scope and non-http targets end with a reason")
+    @Test("follows redirect chains hop by hop and records them; loops, duplicates, off-scope and non-http targets end with a reason")
     func redirects() throws {
         let other = try TestHTTPServer.routes(["/": sitePage("Elsewhere")])
         let server = try TestHTTPServer.routes([
-            "/": sitePage("Home", links: ["/old", "/loop-a", "/away", "/evil"]),
+            "/": sitePage("Home", links: ["/old", "/loop-a", "/away", "/evil", "/home-again"]),
             "/old": .redirect(to: "/older", status: 301),
             "/older": .redirect(to: "/new", status: 302),
             "/new": sitePage("New"),
@@ -137,20 +137,138 @@ struct SiteCrawlerTests {
             "/loop-b": .redirect(to: "/loop-a"),
             "/away": .redirect(to: other.url("/")),
             "/evil": .redirect(to: "file:///etc/passwd"),
+            "/home-again": .redirect(to: "/", status: 301),
         ])
 
-        let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
+        let (summary, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
 
         let old = try #require(sink.byPath["/old"])
         #expect(old.audited)
         #expect(old.redirects.map(\.status) == [301, 302])
         #expect(old.record.finalURL == server.url("/new"))
-        #expect(sink.byPath["/loop-a"]?.audited == false)
-        #expect(sink.byPath["/loop-a"]?.skippedReason?.contains("crawled under that URL") == true)
+        // A loop reaches no page: an error, not a duplicate of a page that was never audited.
+        let loop = try #require(sink.byPath["/loop-a"])
+        #expect(!loop.audited)
+        #expect(loop.error == "redirect loop: \(server.url("/loop-a")) → \(server.url("/loop-b")) → \(server.url("/loop-a"))")
+        #expect(loop.skippedReason == nil)
+        #expect(sink.byPath["/home-again"]?.skippedReason == "redirects to \(server.url("/")), crawled under that URL")
+        #expect(summary.duplicatesByRedirect == 1, "only /home-again leads to a page audited under another URL")
         #expect(sink.byPath["/away"]?.skippedReason?.contains("out of scope") == true)
         #expect(other.requests.isEmpty)
         #expect(sink.byPath["/evil"]?.error?.contains("refused") == true)
-        #expect(sink.all.count == 5, "home, /old (→ /new), the loop, /away and /evil: one record each")
+        #expect(sink.all.count == 6, "home, /old (→ /new), the loop, /away, /evil and /home-again: one record each")
+    }
+
+    @Test("follows robots.txt redirects, also to another host, and applies the file they reach to the first origin")
+    func robotsRedirects() throws {
+        let elsewhere = try TestHTTPServer.routes(["/robots.txt": .text("User-agent: *\nDisallow: /private\n")])
+        let server = try TestHTTPServer.routes([
+            // The usual shapes: a trailing-slash redirect, then a move to another host (http → https in real life).
+            "/robots.txt": .redirect(to: "/robots.txt/", status: 301),
+            "/robots.txt/": .redirect(to: elsewhere.url("/robots.txt"), status: 302),
+            "/": sitePage("Home", links: ["/private/page", "/public"]),
+            "/private/page": sitePage("Private"),
+            "/public": sitePage("Public"),
+        ])
+
+        let (summary, sink) = try crawl(server) { $0.sitemaps = .none }
+
+        #expect(sink.auditedPaths == ["/", "/public"])
+        #expect(summary.skippedByRobots == 1)
+        #expect(!server.requests.contains { $0.path == "/private/page" })
+        #expect(elsewhere.requests.map(\.path) == ["/robots.txt"])
+    }
+
+    @Test("after five robots.txt redirects the file is taken as unavailable, which allows everything (RFC 9309 §2.3.1.2)")
+    func robotsRedirectLimit() throws {
+        let server = try TestHTTPServer { request in
+            switch request.path {
+            case "/robots.txt": return .redirect(to: "/robots-1.txt")
+            case let path where path.hasPrefix("/robots-"):
+                let number = Int(path.dropFirst("/robots-".count).prefix { $0.isNumber }) ?? 0
+                return .redirect(to: "/robots-\(number + 1).txt")
+            case "/": return sitePage("Home", links: ["/private"])
+            case "/private": return sitePage("Private")
+            default: return .notFound
+            }
+        }
+
+        let (_, sink) = try crawl(server) { $0.sitemaps = .none }
+
+        #expect(server.requests.filter { $0.path.hasPrefix("/robots") }.map(\.path) == ["/robots.txt"] + (1...5).map { "/robots-\($0).txt" })
+        #expect(sink.auditedPaths == ["/", "/private"])
+    }
+
+    @Test("follows sitemap redirects hop by hop: http(s) only, credentials only for their host, loops end")
+    func sitemapRedirects() throws {
+        // The moved sitemap lives on another host and lists a page of the site, whose address
+        // is known once the site's server runs.
+        let siteBase = LockedState("")
+        let mirror = try TestHTTPServer { request in
+            guard request.path == "/moved-sitemap.xml" else { return .notFound }
+            let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>\(siteBase.withLock { $0 })/orphan</loc></url></urlset>"
+            return TestHTTPResponse(headers: [("Content-Type", "application/xml")], body: Array(xml.utf8))
+        }
+        let server = try TestHTTPServer { request in
+            let base = siteBase.withLock { $0 }
+            switch request.path {
+            case "/robots.txt":
+                return .text("User-agent: *\nAllow: /\nSitemap: \(base)/old-sitemap.xml\nSitemap: \(base)/loop-1.xml\nSitemap: \(base)/evil.xml\n")
+            case "/old-sitemap.xml": return .redirect(to: "/old-sitemap.xml/", status: 301)
+            case "/old-sitemap.xml/": return .redirect(to: mirror.url("/moved-sitemap.xml"), status: 308)
+            case "/loop-1.xml": return .redirect(to: "/loop-2.xml")
+            case "/loop-2.xml": return .redirect(to: "/loop-1.xml")
+            case "/evil.xml": return .redirect(to: "file:///etc/passwd")
+            case "/": return sitePage("Home")
+            case "/orphan": return sitePage("Orphan")
+            default: return .notFound
+            }
+        }
+        siteBase.withLock { $0 = server.baseURL }
+
+        let (summary, sink) = try crawl(server) {
+            $0.credentialHeaders = [HTTPHeader(name: "X-Staging-Token", value: "s3cret")]
+        }
+
+        #expect(sink.auditedPaths == ["/", "/orphan"])
+        #expect(summary.sitemapsRead == 1)
+        #expect(mirror.requests.map(\.path) == ["/moved-sitemap.xml"])
+        #expect(mirror.requests.allSatisfy { $0.header("X-Staging-Token") == nil }, "credentials stay with their host")
+        #expect(server.requests.allSatisfy { $0.header("X-Staging-Token") == "s3cret" })
+        #expect(server.requests.filter { $0.path.hasPrefix("/loop-") }.count == 2, "each sitemap of the loop is asked for once")
+    }
+
+    @Test("every redirect hop passes robots.txt, fetching a new origin's robots.txt before its first page")
+    func redirectHopsHonourRobots() throws {
+        let other = try TestHTTPServer.routes([
+            "/robots.txt": .text("User-agent: *\nDisallow: /private\n"),
+            "/private": sitePage("Other private"),
+            "/open": sitePage("Other open"),
+        ])
+        let server = try TestHTTPServer.routes([
+            "/robots.txt": .text("User-agent: *\nDisallow: /secret\n"),
+            "/": sitePage("Home", links: ["/sneaky", "/to-other-private", "/to-other-open"]),
+            "/sneaky": .redirect(to: "/secret"),
+            "/secret": sitePage("Secret"),
+            "/to-other-private": .redirect(to: other.url("/private")),
+            "/to-other-open": .redirect(to: other.url("/open")),
+        ])
+
+        let (summary, sink) = try crawl(server) {
+            $0.sitemaps = .none
+            $0.scope = CrawlScope(startURLs: $0.startURLs, extraOrigins: [try! Origin(other.baseURL)])
+        }
+
+        #expect(!server.requests.contains { $0.path == "/secret" })
+        #expect(sink.byPath["/sneaky"]?.skippedReason == "redirects to \(server.url("/secret")), which robots.txt disallows")
+        #expect(other.requests.first?.path == "/robots.txt", "the new origin's robots.txt comes first")
+        #expect(!other.requests.contains { $0.path == "/private" })
+        #expect(sink.byPath["/to-other-private"]?.audited == false)
+        #expect(sink.byPath["/to-other-private"]?.skippedReason?.contains("robots.txt disallows") == true)
+        let open = try #require(sink.byPath["/to-other-open"])
+        #expect(open.audited)
+        #expect(open.record.finalURL == other.url("/open"))
+        #expect(summary.skippedByRobots == 2)
     }
 
     @Test("records 404 and 500, retries 429 and timeouts, and goes on")
@@ -181,6 +299,33 @@ struct SiteCrawlerTests {
         #expect(summary.pagesAudited == 3)
         #expect(summary.pagesWithErrorStatus == 2)
         #expect(summary.pagesFailed == 1)
+    }
+
+    @Test("a Retry-After longer than the longest wait is not waited for: the page fails with a clear error and the crawl goes on")
+    func retryAfterBeyondTheCap() throws {
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/busy", "/closed-until-tomorrow", "/fine"]),
+            "/busy": TestHTTPResponse.text("come back in an hour", status: 503).withHeader("Retry-After", "3600"),
+            "/closed-until-tomorrow": TestHTTPResponse.text("closed", status: 429)
+                .withHeader("Retry-After", HTTPDate.string(from: Date(timeIntervalSinceNow: 86_400))),
+            "/fine": sitePage("Fine"),
+        ])
+
+        let (summary, sink) = try crawl(server) {
+            $0.honoursRobots = false
+            $0.sitemaps = .none
+            $0.fetchPolicy = FetchPolicy(retries: 3, backoff: 0.01, maxBackoff: 5)
+        }
+
+        let busy = try #require(sink.byPath["/busy"])
+        #expect(busy.error == "HTTP 503: Retry-After asks for 3600 s, more than the 5 s the crawl waits at most; not retried")
+        #expect(busy.attempts == 1)
+        #expect(busy.record.statusCode == 503)
+        let closed = try #require(sink.byPath["/closed-until-tomorrow"])
+        #expect(closed.error?.hasPrefix("HTTP 429: Retry-After asks for 86") == true)
+        #expect(server.requests.filter { $0.path == "/busy" || $0.path == "/closed-until-tomorrow" }.count == 2, "asked once each")
+        #expect(sink.byPath["/fine"]?.audited == true)
+        #expect(summary.pagesWithErrorStatus == 2)
     }
 
     @Test("records non-HTML and over-size responses without auditing them; decodes legacy encodings")
@@ -238,6 +383,110 @@ struct SiteCrawlerTests {
         #expect(summary.startUnreachable)
         #expect(sink.all.count == 1)
         #expect(sink.all.first?.error?.contains("could not connect") == true)
+    }
+
+    @Test("without a Sitemap line in robots.txt, or without robots.txt, /sitemap.xml is read")
+    func sitemapFallback() throws {
+        func site(robots: String) throws -> TestHTTPServer {
+            try TestHTTPServer { request in
+                let base = "http://127.0.0.1:\(request.header("Host")!.split(separator: ":").last!)"
+                switch request.path {
+                case "/robots.txt": return .text(robots)
+                case "/sitemap.xml":
+                    return TestHTTPResponse(headers: [("Content-Type", "application/xml")], body: Array("<urlset><url><loc>\(base)/orphan</loc></url></urlset>".utf8))
+                case "/": return sitePage("Home")
+                case "/orphan": return sitePage("Orphan")
+                default: return .notFound
+                }
+            }
+        }
+        let withRobots = try site(robots: "User-agent: *\nDisallow: /nothing-here\n")
+        let (summary, sink) = try crawl(withRobots)
+        #expect(sink.auditedPaths == ["/", "/orphan"])
+        #expect(summary.sitemapsRead == 1)
+
+        let withoutRobots = try site(robots: "")
+        let (_, unrestricted) = try crawl(withoutRobots) { $0.honoursRobots = false }
+        #expect(unrestricted.auditedPaths == ["/", "/orphan"])
+        #expect(!withoutRobots.requests.contains { $0.path == "/robots.txt" })
+    }
+
+    @Test("rel=nofollow and meta robots nofollow are honoured unless the plan follows nofollow", arguments: [false, true])
+    func nofollow(followsNofollow: Bool) throws {
+        let server = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/plain"], extra: #"<a rel="external nofollow" href="/marked">marked</a>"#),
+            "/plain": .html(#"<!doctype html><html lang=en><head><title>Plain</title><meta name="robots" content="index, nofollow"></head><body><main><h1>Plain</h1><a href="/behind-meta">x</a></main></body></html>"#),
+            "/marked": sitePage("Marked"),
+            "/behind-meta": sitePage("Behind meta"),
+        ])
+
+        let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none; $0.followsNofollow = followsNofollow }
+
+        if followsNofollow {
+            #expect(sink.auditedPaths == ["/", "/plain", "/marked", "/behind-meta"])
+        } else {
+            #expect(sink.auditedPaths == ["/", "/plain"])
+            #expect(!server.requests.contains { $0.path == "/marked" || $0.path == "/behind-meta" })
+        }
+    }
+
+    @Test("follows meta refresh, iframe and frame sources, resolves links against <base href>, and notes rel=canonical without crawling it")
+    func otherLinkSources() throws {
+        let server = try TestHTTPServer.routes([
+            "/": .html("""
+                <!doctype html><html lang=en><head><title>Home</title>
+                <meta http-equiv="refresh" content="30; URL='/refreshed'">
+                <link rel="canonical" href="/canonical-home"></head>
+                <body><main><h1>Home</h1><iframe title="map" src="/framed"></iframe>
+                <a href="/based">based</a> <a href="/frames">frames</a></main></body></html>
+                """),
+            "/based": .html(#"<!doctype html><html lang=en><head><title>Based</title><base href="/docs/v2/"></head><body><main><h1>Based</h1><a href="guide">guide</a></main></body></html>"#),
+            "/frames": .html(#"<!doctype html><html lang=en><head><title>Frames</title></head><frameset cols="50%,50%"><frame src="/frame-left" title="left"><frame src="/frame-right" title="right"></frameset></html>"#),
+            "/refreshed": sitePage("Refreshed"),
+            "/framed": sitePage("Framed"),
+            "/docs/v2/guide": sitePage("Guide"),
+            "/frame-left": sitePage("Left"),
+            "/frame-right": sitePage("Right"),
+            "/canonical-home": sitePage("Canonical"),
+        ])
+
+        let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
+
+        #expect(sink.auditedPaths == ["/", "/based", "/frames", "/refreshed", "/framed", "/docs/v2/guide", "/frame-left", "/frame-right"])
+        #expect(!server.requests.contains { $0.path == "/guide" || $0.path == "/based/guide" }, "the base decides, not the page URL")
+        #expect(sink.byPath["/"]?.canonicalURL == server.url("/canonical-home"))
+        #expect(!server.requests.contains { $0.path == "/canonical-home" }, "a canonical URL is noted, not queued")
+    }
+
+    @Test("spellings of one URL (scheme and host case, dot segments, percent-encoding case, fragments) make one audit")
+    func urlSpellings() throws {
+        let server = try TestHTTPServer { request in
+            let port = request.header("Host")!.split(separator: ":").last!
+            switch request.path {
+            case "/":
+                return sitePage("Home", links: [
+                    "HTTP://LocalHost:\(port)/caf%c3%a9",
+                    "http://LOCALHOST:\(port)/a/../b/./../caf%C3%A9",
+                    "/./caf%c3%A9#menu",
+                    "caf%C3%A9#",
+                ])
+            case "/caf%C3%A9": return sitePage("Café")
+            default: return .notFound
+            }
+        }
+
+        // localhost rather than 127.0.0.1, so the host has letters whose case can differ.
+        let (summary, sink) = try crawl(server, start: "/") {
+            $0.startURLs = [try! URLNormalizer().normalize("http://localhost:\(server.port)/")]
+            $0.scope = CrawlScope(startURLs: $0.startURLs)
+            $0.honoursRobots = false
+            $0.sitemaps = .none
+        }
+
+        #expect(Set(sink.all.filter(\.audited).map(\.url)) == ["http://localhost:\(server.port)/", "http://localhost:\(server.port)/caf%C3%A9"])
+        #expect(summary.pagesAudited == 2)
+        #expect(server.requests.filter { $0.path.lowercased() == "/caf%c3%a9" }.count == 1)
+        #expect(server.requests.count == 2)
     }
 
     @Test("stops at max-pages")

@@ -49,9 +49,26 @@ public final class SiteCrawler: @unchecked Sendable {
     // @unchecked: the mutable crawl state below is only touched under `lock`; the plan is
     // immutable; the sink is called under `sinkLock`.
     private enum JobKind: Sendable {
-        case robots(Origin)
-        case sitemap(depth: Int)
+        /// `redirects` counts the hops already followed to reach this request.
+        case robots(Origin, redirects: Int)
+        case sitemap(depth: Int, redirects: Int)
         case page(depth: Int, requested: CrawlURL, chain: [Redirect])
+    }
+
+    /// A redirect hop to fetch next, with the record its page has so far.
+    private struct Hop: Sendable {
+        var target: CrawlURL
+        var depth: Int
+        var requested: CrawlURL
+        /// The redirects so far, the one to `target` included.
+        var chain: [Redirect]
+        var page: CrawledPage
+    }
+
+    /// Waits for its origin's robots.txt: a URL to admit, or a redirect hop to send on.
+    private enum Parked: Sendable {
+        case url(CrawlURL, depth: Int)
+        case hop(Hop)
     }
 
     private let plan: CrawlPlan
@@ -75,8 +92,8 @@ public final class SiteCrawler: @unchecked Sendable {
     private var pendingWork = 0
     private var pagesAdmitted = 0
     private var robots: [Origin: RobotsTxt] = [:]
-    /// URLs waiting for their origin's robots.txt.
-    private var parked: [Origin: [(CrawlURL, Int)]] = [:]
+    /// URLs and redirect hops waiting for their origin's robots.txt.
+    private var parked: [Origin: [Parked]] = [:]
     private var sitemapsRequested = 0
     private var summary = CrawlSummary()
     private var progressState = CrawlProgress()
@@ -114,20 +131,23 @@ public final class SiteCrawler: @unchecked Sendable {
             pendingWork += 1  // held until the seeds are in, so the crawl cannot end early
         }
         restoreFinished()
+        progress?.start { [weak self] in self?.lock.withLock { self?.currentProgress() } }
         seed()
         replayFinishedLinks()
         workDone()
         loop.run()
         workers.close()
         workers.wait()
-        return lock.withLock {
+        let (result, final) = lock.withLock {
             summary.seconds = elapsedSeconds()
             summary.startUnreachable = summary.pagesAudited == 0 && summary.pagesFailed + summary.pagesWithErrorStatus > 0
-            progress?.finish(currentProgress())
             self.loop = nil
             self.workers = nil
-            return summary
+            return (summary, currentProgress())
         }
+        // Outside the lock: finishing waits for the progress heartbeat, which takes the lock.
+        progress?.finish(final)
+        return result
     }
 
     /// Stops early (SIGINT/SIGTERM): transfers are abandoned, finished pages stay recorded.
@@ -142,7 +162,7 @@ public final class SiteCrawler: @unchecked Sendable {
         for origin in origins.sorted() {
             if plan.honoursRobots {
                 lock.withLock { parked[origin] = [] }
-                if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin)) }
+                if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin, redirects: 0)) }
             } else if plan.sitemaps == .auto {
                 if let sitemap = originURL(origin, "/sitemap.xml") { requestSitemap(sitemap, depth: 0) }
             }
@@ -173,7 +193,7 @@ public final class SiteCrawler: @unchecked Sendable {
                 guard let rules = robots[origin] else {
                     // Its robots.txt is on the way, or this is the first URL of another allowed origin.
                     let firstOfOrigin = parked[origin] == nil
-                    parked[origin, default: []].append((url, depth))
+                    parked[origin, default: []].append(.url(url, depth: depth))
                     return firstOfOrigin ? .waitsForRobots(origin) : .rejected
                 }
                 guard rules.isAllowed(path: url.pathAndQuery) else {
@@ -195,7 +215,7 @@ public final class SiteCrawler: @unchecked Sendable {
         switch admission {
         case .rejected: break
         case .accepted: submit(url: url, kind: .page(depth: depth, requested: url, chain: []))
-        case .waitsForRobots(let origin): if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin)) }
+        case .waitsForRobots(let origin): if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin, redirects: 0)) }
         }
         return firstOffer
     }
@@ -208,7 +228,7 @@ public final class SiteCrawler: @unchecked Sendable {
             sitemapsRequested += 1
             return true
         }
-        if allowed { submit(url: url, kind: .sitemap(depth: depth)) }
+        if allowed { submit(url: url, kind: .sitemap(depth: depth, redirects: 0)) }
     }
 
     private func submit(url: CrawlURL, kind: JobKind) {
@@ -239,19 +259,28 @@ public final class SiteCrawler: @unchecked Sendable {
         // so it gets no record (a resumed run fetches it) and does not count as failed.
         if case .failure = completion.result, lock.withLock({ stopped }) { return }
         switch kind {
-        case .robots(let origin): handleRobots(completion, origin: origin)
-        case .sitemap(let depth): handleSitemap(completion, depth: depth)
+        case .robots(let origin, let redirects): handleRobots(completion, origin: origin, redirects: redirects)
+        case .sitemap(let depth, let redirects): handleSitemap(completion, depth: depth, redirects: redirects)
         case .page(let depth, let requested, let chain): handlePage(completion, depth: depth, requested: requested, chain: chain)
         }
     }
 
-    private func handleRobots(_ completion: FetchCompletion, origin: Origin) {
+    private func handleRobots(_ completion: FetchCompletion, origin: Origin, redirects: Int) {
         // RFC 9309: 4xx means no rules; 5xx or 429 means "disallow everything for now". When
         // the host does not answer at all, its pages are tried anyway, so that each gets a
         // record saying why it failed rather than a silent robots skip.
         let rules: RobotsTxt
         switch completion.result {
         case .success(let response):
+            // §2.3.1.2: redirects are followed (http → https is common), even to another host,
+            // and what they reach holds for this origin. Past the limit, or to a target that
+            // is not http(s), forResponse takes the file as unavailable.
+            if (300..<400).contains(response.status), redirects < RobotsTxt.maxRedirects,
+               let location = response.header("Location"),
+               let target = redirectTarget(location, from: completion.job.request.url) {
+                submit(url: target, kind: .robots(origin, redirects: redirects + 1))
+                return
+            }
             rules = RobotsTxt.forResponse(status: response.status, body: response.body, userAgent: plan.userAgent)
         case .failure:
             rules = .allowAll
@@ -259,7 +288,7 @@ public final class SiteCrawler: @unchecked Sendable {
         if plan.honoursCrawlDelay, let delay = rules.crawlDelay, delay > 0 {
             lock.withLock { loop }?.setMinimumInterval(min(delay, plan.maxCrawlDelay), forHostOf: origin.description)
         }
-        let waiting: [(CrawlURL, Int)] = lock.withLock {
+        let waiting: [Parked] = lock.withLock {
             robots[origin] = rules
             return parked.removeValue(forKey: origin) ?? []
         }
@@ -268,11 +297,27 @@ public final class SiteCrawler: @unchecked Sendable {
             let sitemaps = listed.isEmpty ? [originURL(origin, "/sitemap.xml")].compactMap { $0 } : listed
             for sitemap in sitemaps { requestSitemap(sitemap, depth: 0) }
         }
-        for (url, depth) in waiting { admit(url, depth: depth) }
+        for item in waiting {
+            switch item {
+            case .url(let url, let depth): admit(url, depth: depth)
+            case .hop(let hop): advance(hop)
+            }
+        }
     }
 
-    private func handleSitemap(_ completion: FetchCompletion, depth: Int) {
-        guard case .success(let response) = completion.result, (200..<300).contains(response.status) else { return }
+    private func handleSitemap(_ completion: FetchCompletion, depth: Int, redirects: Int) {
+        guard case .success(let response) = completion.result else { return }
+        if (300..<400).contains(response.status) {
+            // Moved sitemaps are followed hop by hop like pages, so each hop is http(s) only and
+            // gets only its own host's credentials; `seen` and the hop limit keep loops finite.
+            guard redirects < plan.maxRedirects, let location = response.header("Location"),
+                  let target = redirectTarget(location, from: completion.job.request.url),
+                  lock.withLock({ seen.insert(target).inserted })
+            else { return }
+            submit(url: target, kind: .sitemap(depth: depth, redirects: redirects + 1))
+            return
+        }
+        guard (200..<300).contains(response.status) else { return }
         guard let sitemap = try? SitemapParser().parse(response.body) else { return }
         lock.withLock {
             summary.sitemapsRead += 1
@@ -302,11 +347,18 @@ public final class SiteCrawler: @unchecked Sendable {
             page.record.bytes = response.body.count
             page.record.fetchMilliseconds = response.elapsed * 1000
             if (300..<400).contains(response.status), let location = response.header("Location") {
-                guard followRedirect(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else { break }
-                return  // the target carries the chain on; this URL gets no record of its own
+                guard let hop = redirectHop(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else { break }
+                advance(hop)  // the target carries the chain on, or records why it ends
+                return
             }
             if !(200..<300).contains(response.status) {
                 page.record.error = "HTTP \(response.status)"
+                if let wait = completion.refusedRetryAfter {
+                    page.record.error! += String(
+                        format: ": Retry-After asks for %.0f s, more than the %.0f s the crawl waits at most; not retried",
+                        wait, plan.fetchPolicy.maxBackoff
+                    )
+                }
             } else if !ContentTypes.isHTML(response.contentType, body: response.body) {
                 page.skippedReason = "not HTML (\(response.contentType ?? "no Content-Type"))"
             } else {
@@ -320,40 +372,83 @@ public final class SiteCrawler: @unchecked Sendable {
         finishPage(page)
     }
 
-    /// Follows a redirect at the crawl's level, so every hop passes the scope, robots and
-    /// scheme checks and gets only the credentials meant for its host. False when the
-    /// redirect ends here (off scope, bad target, too many hops, already crawled), with the
-    /// reason in `page`.
-    private func followRedirect(
+    /// The next hop of a redirect, followed at the crawl's level so every hop passes the scope,
+    /// robots and scheme checks and gets only the credentials meant for its host. Nil when the
+    /// redirect ends here (bad target, a loop, too many hops), with the reason in `page`.
+    private func redirectHop(
         from url: String, status: Int, location: String, depth: Int, requested: CrawlURL, chain: [Redirect], page: inout CrawledPage
-    ) -> Bool {
+    ) -> Hop? {
         let base = (try? plan.normalizer.normalize(url)) ?? requested
         let target: CrawlURL
         do throws(URLRejection) {
             target = try plan.normalizer.resolve(location, against: base)
         } catch {
             page.record.error = "redirect to \(location) refused: \(error.description)"
-            return false
+            return nil
         }
         let hop = Redirect(from: url, status: status, to: target.string)
         page.setRedirects(chain + [hop])
+        // A chain that comes back to a URL it passed never reaches a page: nothing was audited.
+        let visited = [requested.string] + chain.map(\.to)
+        guard !visited.contains(target.string) else {
+            page.record.error = "redirect loop: " + (visited + [target.string]).joined(separator: " → ")
+            return nil
+        }
         guard chain.count < plan.maxRedirects else {
             page.record.error = "more than \(plan.maxRedirects) redirects"
-            return false
+            return nil
         }
-        let (decision, alreadySeen) = lock.withLock { (plan.scope.decision(for: target), seen.contains(target)) }
-        guard decision == .inScope else {
-            page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
-            return false
+        return Hop(target: target, depth: depth, requested: requested, chain: chain + [hop], page: page)
+    }
+
+    /// Fetches a redirect hop when its target is in scope, not yet crawled and allowed by its
+    /// origin's robots.txt (parking the hop until that robots.txt is in, as `admit` does);
+    /// otherwise the page is recorded with the reason.
+    private func advance(_ hop: Hop) {
+        enum Next { case fetch, waitForRobots(fetchIt: Bool), end(CrawledPage) }
+        let target = hop.target
+        let next: Next = lock.withLock {
+            var page = hop.page
+            let decision = plan.scope.decision(for: target)
+            guard decision == .inScope else {
+                page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
+                return .end(page)
+            }
+            guard !seen.contains(target) else {
+                summary.duplicatesByRedirect += 1
+                page.skippedReason = "redirects to \(target.string), crawled under that URL"
+                return .end(page)
+            }
+            if plan.honoursRobots {
+                guard let rules = robots[target.origin] else {
+                    let firstOfOrigin = parked[target.origin] == nil
+                    parked[target.origin, default: []].append(.hop(hop))
+                    return .waitForRobots(fetchIt: firstOfOrigin)
+                }
+                guard rules.isAllowed(target) else {
+                    summary.skippedByRobots += 1
+                    page.skippedReason = "redirects to \(target.string), which robots.txt disallows"
+                    return .end(page)
+                }
+            }
+            seen.insert(target)
+            progressState.queued += 1
+            return .fetch
         }
-        guard !alreadySeen else {
-            lock.withLock { summary.duplicatesByRedirect += 1 }
-            page.skippedReason = "redirects to \(target.string), crawled under that URL"
-            return false
+        switch next {
+        case .fetch:
+            submit(url: target, kind: .page(depth: hop.depth, requested: hop.requested, chain: hop.chain))
+        case .waitForRobots(let fetchIt):
+            if fetchIt, let robotsURL = originURL(target.origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(target.origin, redirects: 0)) }
+        case .end(let page):
+            finishPage(page)
         }
-        lock.withLock { seen.insert(target); progressState.queued += 1 }
-        submit(url: target, kind: .page(depth: depth, requested: requested, chain: chain + [hop]))
-        return true
+    }
+
+    /// A Location header resolved against the URL that sent it; nil unless it is http(s).
+    private func redirectTarget(_ location: String, from url: String) -> CrawlURL? {
+        guard let base = try? plan.normalizer.normalize(url) else { return nil }
+        return try? plan.normalizer.resolve(location, against: base)
     }
 
     private func finishPage(_ page: CrawledPage) {
