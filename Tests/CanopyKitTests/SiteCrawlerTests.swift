@@ -159,6 +159,32 @@ struct SiteCrawlerTests {
         #expect(sink.all.count == 6, "home, /old (→ /new), the loop, /away, /evil and /home-again: one record each")
     }
 
+    @Test("a start URL redirecting to its own host on another scheme or port brings that origin into scope; other redirects do not")
+    func startURLRedirect() throws {
+        // Another port of the same host stands in for http → https, which the test server cannot speak.
+        let site = try TestHTTPServer.routes([
+            "/": sitePage("Home", links: ["/a", "/elsewhere"]),
+            "/a": sitePage("A"),
+            "/elsewhere": .redirect(to: "http://127.0.0.2:9/"),
+        ])
+        let entry = try TestHTTPServer.routes([
+            "/": .redirect(to: site.url("/"), status: 301),
+            "/moved": .redirect(to: "http://127.0.0.2:9/", status: 301),
+        ])
+
+        let (summary, sink) = try crawl(entry) { $0.honoursRobots = false; $0.sitemaps = .none }
+        #expect(summary.pagesAudited == 2, "home and /a, on the origin the start URL moved to")
+        let start = try #require(sink.all.first { $0.url == entry.url("/") })
+        #expect(start.audited && start.record.finalURL == site.url("/"))
+        #expect(sink.byPath["/a"]?.audited == true)
+        #expect(sink.byPath["/elsewhere"]?.skippedReason?.contains("out of scope") == true, "only a start URL's redirect widens the scope")
+
+        // A start URL that redirects to another host (a login service, say) is not followed there.
+        let (moved, movedSink) = try crawl(entry, start: "/moved") { $0.honoursRobots = false; $0.sitemaps = .none }
+        #expect(moved.pagesAudited == 0)
+        #expect(movedSink.all.first?.skippedReason == "redirected out of scope (off-origin) to http://127.0.0.2:9/")
+    }
+
     @Test("follows robots.txt redirects, also to another host, and applies the file they reach to the first origin")
     func robotsRedirects() throws {
         let elsewhere = try TestHTTPServer.routes(["/robots.txt": .text("User-agent: *\nDisallow: /private\n")])

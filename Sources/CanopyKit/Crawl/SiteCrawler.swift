@@ -94,6 +94,9 @@ public final class SiteCrawler: @unchecked Sendable {
     private var robots: [Origin: RobotsTxt] = [:]
     /// URLs and redirect hops waiting for their origin's robots.txt.
     private var parked: [Origin: [Parked]] = [:]
+    /// The plan's scope, widened when a start URL redirects to its own site on another scheme,
+    /// port or `www.` host (see `widenScope`).
+    private var scope: CrawlScope
     private var sitemapsRequested = 0
     private var summary = CrawlSummary()
     private var progressState = CrawlProgress()
@@ -107,6 +110,7 @@ public final class SiteCrawler: @unchecked Sendable {
     ///   not fetched again, and their stored links stand in for the links they would give.
     public init(plan: CrawlPlan, sink: any CrawlSink, progress: CrawlProgressReporter? = nil, resuming finished: [RecordedPage] = []) {
         self.plan = plan
+        self.scope = plan.scope
         self.finished = finished
         self.sink = sink
         self.progress = progress
@@ -183,7 +187,7 @@ public final class SiteCrawler: @unchecked Sendable {
         let admission: Admission = lock.withLock {
             firstOffer = offered.insert(url).inserted
             guard !seen.contains(url), !turnedAway.contains(url) else { return .rejected }
-            let decision = plan.scope.decision(for: url)
+            let decision = scope.decision(for: url)
             guard decision == .inScope else {
                 turnedAway.insert(url)
                 summary.skippedByScope[decision.description, default: 0] += 1
@@ -409,7 +413,8 @@ public final class SiteCrawler: @unchecked Sendable {
         let target = hop.target
         let next: Next = lock.withLock {
             var page = hop.page
-            let decision = plan.scope.decision(for: target)
+            if hop.chain.count == 1, plan.startURLs.contains(hop.requested) { widenScope(from: hop.requested, to: target) }
+            let decision = scope.decision(for: target)
             guard decision == .inScope else {
                 page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
                 return .end(page)
@@ -443,6 +448,16 @@ public final class SiteCrawler: @unchecked Sendable {
         case .end(let page):
             finishPage(page)
         }
+    }
+
+    /// `canopy crawl http://shop.example` usually lands on https://shop.example or
+    /// https://www.shop.example: the site the user meant, so its origin joins the scope. A start
+    /// URL redirecting to any other host (a login service, a parked domain) does not widen it.
+    /// Called under `lock`.
+    private func widenScope(from start: CrawlURL, to target: CrawlURL) {
+        let from = start.origin.host, to = target.origin.host
+        guard from == to || from == "www." + to || to == "www." + from else { return }
+        scope.addOrigin(target.origin)
     }
 
     /// A Location header resolved against the URL that sent it; nil unless it is http(s).
@@ -487,7 +502,13 @@ public final class SiteCrawler: @unchecked Sendable {
         guard !finished.isEmpty else { return }
         lock.withLock {
             for page in finished {
-                if let url = try? plan.normalizer.normalize(page.url) { seen.insert(url) }
+                if let url = try? plan.normalizer.normalize(page.url) {
+                    seen.insert(url)
+                    // The scope this run had: widened by its start URL's first redirect.
+                    if plan.startURLs.contains(url), let first = page.redirectChain.first, let target = try? plan.normalizer.normalize(first) {
+                        widenScope(from: url, to: target)
+                    }
+                }
                 // The hops this page fetched, as `followRedirect` marked them. A last hop it did not
                 // fetch (the page ends on a 3xx: skipped, or past the redirect limit) stays unseen:
                 // if it is a page of its own that the kill lost, it must be crawled again.
@@ -507,7 +528,7 @@ public final class SiteCrawler: @unchecked Sendable {
                     summary.incomplete += page.incomplete
                 } else if page.statusCode.map({ (200..<300).contains($0) }) == true {
                     summary.pagesNotHTML += 1
-                } else if let target = try? plan.normalizer.normalize(page.finalURL), plan.scope.decision(for: target) == .inScope {
+                } else if let target = try? plan.normalizer.normalize(page.finalURL), scope.decision(for: target) == .inScope {
                     // Not audited after an in-scope redirect: its target was crawled under its own URL.
                     summary.duplicatesByRedirect += 1
                 }
