@@ -13,6 +13,11 @@ import CanopyKit
 import CanopyRules
 import Foundation
 
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 struct Measurement: Codable {
     var pages: Int
     var bytes: Int
@@ -74,18 +79,25 @@ func fetchList() throws -> (bodies: [[UInt8]], seconds: Double) {
 func runMode(_ mode: String) throws -> Measurement {
     switch mode {
     case "crawl":
-        let startURL = try URLNormalizer().normalize(start)
-        var plan = CrawlPlan(startURLs: [startURL], rules: try RuleSet.standard().rules)
-        plan.scope = CrawlScope(startURLs: [startURL], include: [URLPattern(pathPrefix: prefix)])
-        plan.maxPages = 1_000_000
-        plan.maxDepth = 1_000
-        plan.honoursRobots = false
-        plan.sitemaps = .none
-        let sink = CountingSink()
+        // `canopy crawl` end to end: configuration, crawl and audit, the run store, results.jsonl
+        // and the reports written at the end, into a folder of its own.
+        let folder = NSTemporaryDirectory() + "canopy-crawl-bench-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var overrides = CrawlOverrides()
+        overrides.startURLs = [start]
+        overrides.includePatterns = [prefix]
+        overrides.maxPages = 1_000_000
+        overrides.maxDepth = 1_000
+        overrides.robots = false
+        overrides.sitemaps = ["none"]
+        overrides.reports = folder
+        overrides.store = folder + "/canopy.sqlite"
         let begin = ContinuousClock.now
-        let summary = try SiteCrawler(plan: plan, sink: sink).run()
-        return Measurement(pages: summary.pagesAudited, bytes: summary.bytes, seconds: seconds(since: begin),
-                           note: "\(summary.pagesWithErrorStatus) error statuses, \(summary.violations) violations")
+        let outcome = SiteCrawl().run(SiteCrawl.Options(overrides: overrides, verbosity: .quiet))
+        let elapsed = seconds(since: begin)
+        guard let summary = outcome.summary else { throw BenchmarkError(outcome.messages.joined(separator: "\n")) }
+        return Measurement(pages: summary.pagesAudited, bytes: summary.bytes, seconds: elapsed,
+                           note: "\(summary.pagesWithErrorStatus) error statuses, \(summary.violations) violations; store, results.jsonl and reports included")
     case "fetch":
         let (bodies, elapsed) = try fetchList()
         return Measurement(pages: bodies.count, bytes: bodies.reduce(0) { $0 + $1.count }, seconds: elapsed)
