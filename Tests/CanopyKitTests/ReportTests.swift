@@ -3,6 +3,7 @@ import CanopyKit
 @testable import CanopyReports
 import CanopyRules
 @testable import CanopyStore
+import CanopySyntheticHistory
 import Foundation
 import Testing
 
