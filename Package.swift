@@ -103,7 +103,7 @@ let package = Package(
             name: "CanopyKitTests",
             dependencies: [
                 "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyTestSupport", "CanopyXMLSchema",
-                "CanopySyntheticHistory",
+                "CanopySyntheticHistory", "CZlib",
             ]
         ),
     ],
