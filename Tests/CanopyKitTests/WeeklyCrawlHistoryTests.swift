@@ -160,6 +160,8 @@ struct WeeklyCrawlHistoryTests {
             #expect(issue.isNew == (streakStart == 6), "\(seed)")
             #expect(issue.owner == seed.owner && issue.component == seed.component && issue.pageType == seed.pageType, "\(seed)")
         }
+        // A template issue on 40 of the 60 product pages: one issue, 40 instances.
+        #expect(open[keys[5][.productCompareLabel] ?? ""]?.pageCount == 40)
         // The two seeds that came back, spelled out.
         let headingOrder = try #require(open[keys[5][.categoryHeadingOrder] ?? ""])
         #expect(headingOrder.isNew && headingOrder.firstSeenRunId == runs[5] && headingOrder.firstSeenEverRunId == runs[0])
