@@ -149,7 +149,8 @@ public struct SiteCrawl: Sendable {
         outcome.summary = summary
 
         let coverage = RunCoverage(
-            planned: summary.pagesAudited + summary.pagesFailed + summary.pagesWithErrorStatus + summary.skippedByLimit,
+            // Every URL taken in (audited, failed, not HTML, redirected away) and those over max-pages.
+            planned: storeSink.pagesReceived + summary.skippedByLimit,
             crawled: summary.pagesAudited, failed: summary.pagesFailed + summary.pagesWithErrorStatus,
             skippedByScope: summary.skippedByScope.values.reduce(0, +), skippedByRobots: summary.skippedByRobots
         )

@@ -26,7 +26,7 @@ public enum CSV {
 public struct OpenIssuesCSV: Sendable {
     public static let header = [
         "issue_key", "rule", "impact", "outcome", "new", "pages", "findings", "first_seen_run", "first_seen",
-        "owner", "component", "page_type", "example_url", "target", "snippet", "message",
+        "owner", "component", "page_type", "example_url", "target", "snippet", "message", "first_seen_ever_run", "first_seen_ever",
     ]
 
     public let report: TrendReport
@@ -43,7 +43,7 @@ public struct OpenIssuesCSV: Sendable {
                 issue.issueKey, issue.ruleId, issue.impact, issue.outcome, issue.isNew ? "yes" : "no", String(issue.pageCount),
                 String(issue.findingCount), issue.firstSeenRunId.description, dates.string(from: issue.firstSeenAt),
                 issue.owner ?? "", issue.component ?? "", issue.pageType ?? "", issue.example.url, issue.example.target,
-                issue.example.snippet, issue.example.message,
+                issue.example.snippet, issue.example.message, issue.firstSeenEverRunId.description, dates.string(from: issue.firstSeenEverAt),
             ])
         }
         return text

@@ -177,8 +177,8 @@ private struct HTMLPage {
         raw("<ul class=\"figures\">\n")
         figure(run.violations.issues, "violation issues", detail: "\(run.violations.instances) instances, \(run.violations.findings) failing elements")
         if let comparison {
-            figure(comparison.newIssues, "new since run \(comparison.previousRunId)", detail: nil)
-            figure(comparison.fixedIssues, "fixed since run \(comparison.previousRunId)", detail: nil)
+            figure(comparison.newIssues, "new since run \(comparison.previousRunId)", detail: "\(comparison.newInstances) new instances")
+            figure(comparison.fixedIssues, "fixed since run \(comparison.previousRunId)", detail: "\(comparison.fixedInstances) fixed instances")
         }
         figure(run.needsReview.issues, "issues to review", detail: "elements a person must check")
         figure(run.coverage.crawled, "pages audited", detail: "\(run.coverage.failed) failed")
@@ -396,7 +396,12 @@ private struct HTMLPage {
             if issue.isNew { raw(" <span class=\"badge\">new</span>") }
             if issue.outcome != "violation" { raw("<br><span class=\"detail\">to review</span>") }
             raw("</th><td><span class=\"impact impact-\(esc(issue.impact))\">\(esc(issue.impact))</span></td>")
-            raw("<td class=\"number\">\(issue.pageCount)</td><td>\(esc(dates.date(issue.firstSeenAt)))<br><span class=\"detail\">run \(issue.firstSeenRunId)</span></td>")
+            raw("<td class=\"number\">\(issue.pageCount)</td><td>\(esc(dates.date(issue.firstSeenAt)))<br><span class=\"detail\">run \(issue.firstSeenRunId)</span>")
+            if issue.firstSeenEverRunId != issue.firstSeenRunId {
+                // A regression: its age counts from its return, and the earlier life is not hidden.
+                raw("<br><span class=\"detail\">back again; first seen \(esc(dates.date(issue.firstSeenEverAt))), run \(issue.firstSeenEverRunId)</span>")
+            }
+            raw("</td>")
             raw("<td>\(issue.owner.map { esc($0) } ?? "first party")</td>")
             if let component = issue.component {
                 raw("<td>component <code>\(esc(component))</code></td>")

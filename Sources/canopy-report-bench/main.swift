@@ -9,6 +9,7 @@
 // asked number of runs; delete it to generate it again.
 import CanopyReports
 import CanopyStore
+import CanopySyntheticHistory
 import Foundation
 
 func option(_ name: String, _ fallback: String) -> String {

@@ -1,3 +1,4 @@
+import CanopyStore
 import CanopyTestSupport
 import Foundation
 import Testing
@@ -18,11 +19,13 @@ struct CommandLineTests {
         let stderr: String
     }
 
-    func canopy(_ arguments: [String]) throws -> Run {
+    /// Runs canopy with `arguments`, in `folder` when given (as a user runs it from a project folder).
+    func canopy(_ arguments: [String], in folder: String? = nil) throws -> Run {
         let binary = try #require(Self.binary, "the canopy executable is not built next to the tests")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -78,5 +81,50 @@ struct CommandLineTests {
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("82 rules\n"))
         for id in ["object-alt", "bypass", "aria-allowed-role", "skip-link"] { #expect(run.stdout.contains(id + "  [")) }
+    }
+
+    @Test func demoWithoutArgumentsWorksInAnEmptyFolderAndSaysWhereTheReportIs() throws {
+        let folder = try ReportTestFolder("cli-demo")
+        let run = try canopy(["demo"], in: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        // The report's path as a person would type it from where they ran the demo.
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("report: open Reports/demo/index.html"))
+        #expect(lines.contains { $0.hasPrefix("week 2: ") && $0.contains("since week 1: 3 new, 3 fixed") })
+        for file in ["index.html", "trend.json", "open-issues.csv", "latest-results.jsonl", "canopy.yml", "canopy.sqlite"] {
+            #expect(FileManager.default.fileExists(atPath: folder.file("Reports/demo/\(file)")), "\(file)")
+        }
+        let trend = try TrendReport.decode(Data(contentsOf: URL(fileURLWithPath: folder.file("Reports/demo/trend.json"))))
+        #expect(trend.runs.count == 2)
+    }
+
+    @Test func reportWritesTheReportsOfAStoreACrawlMade() throws {
+        let server = try TestHTTPServer.routes([
+            "/": .html("<!DOCTYPE html><html lang=en><head><title>Home</title></head><body><main><h1>Home</h1><a href=/a>A</a><img src=logo.png></main></body></html>"),
+            "/a": .html("<!DOCTYPE html><html lang=en><head><title>A</title></head><body><main><h1>A</h1><img src=a.png alt=A></main></body></html>"),
+        ])
+        defer { server.stop() }
+        let folder = try ReportTestFolder("cli-report")
+        let store = folder.file("history/canopy.sqlite")
+        let crawl = try canopy(["crawl", server.url("/"), "--no-robots", "--store", store, "--reports", folder.file("crawl-reports"), "--quiet"])
+        #expect(crawl.status == 0, "\(crawl.stderr)")
+
+        let report = try canopy(["report", "--store", store, "--reports", folder.file("out")])
+        #expect(report.status == 0, "\(report.stderr)")
+        let lines = report.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "run 1: 1 violation issues on 1 page instances, 0 to review")
+        #expect(lines.dropFirst().first == "report: " + folder.file("out/index.html"))
+        for file in ["index.html", "trend.json", "open-issues.csv", "latest-results.jsonl"] {
+            #expect(FileManager.default.fileExists(atPath: folder.file("out/\(file)")), "\(file)")
+        }
+        let trend = try TrendReport.decode(Data(contentsOf: URL(fileURLWithPath: folder.file("out/trend.json"))))
+        #expect(trend.runs.map(\.coverage.crawled) == [2])
+        #expect(trend.latest?.openIssues.map(\.ruleId) == ["image-alt"])
+
+        let missing = try canopy(["report", "--store", folder.file("nowhere.sqlite"), "--reports", folder.file("out2")])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nowhere.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out2/index.html")))
     }
 }

@@ -3,20 +3,22 @@ import CanopyKit
 @testable import CanopyReports
 import CanopyRules
 @testable import CanopyStore
+import CanopySyntheticHistory
 import Foundation
 import Testing
 
 /// A store whose crawled content tries every way into the report's markup: tags in URLs, titles,
 /// snippets, selectors, messages and vendor names; attribute break-outs; `javascript:` URLs;
 /// a `</style>` to end the report's style sheet. Two runs with different rule lists, so the
-/// comparison and the rule-set change marker are rendered too.
-private func hostileStore(in folder: ReportTestFolder) throws -> RunStore {
+/// comparison and the rule-set change marker are rendered too. `js` is what each payload would
+/// run (no quotes in it, so it never closes a payload's own quotes early).
+private func hostileStore(in folder: ReportTestFolder, js: String = "alert(1)") throws -> RunStore {
     let store = try RunStore(path: folder.file("canopy.sqlite"))
-    let script = "<script>alert(1)</script>"
+    let script = "<script>\(js)</script>"
     let pages: [(url: String, title: String)] = [
-        ("https://evil.example/\(script)?q=\"onmouseover=alert(1)", "</title>\(script)"),
-        ("javascript:alert(document.cookie)", "\" onmouseover=\"alert(1)"),
-        ("https://evil.example/p'><img src=x onerror=alert(1)>", "</style><style>body{display:none}</style>"),
+        ("https://evil.example/\(script)?q=\"onmouseover=\(js)", "</title>\(script)"),
+        ("javascript:alert(document.cookie)", "\" onmouseover=\"\(js)"),
+        ("https://evil.example/p'><img src=x onerror=\(js)>", "</style><style>body{display:none}</style>"),
         ("data:text/html,\(script)", "'single' & \"double\" <b>quotes</b>"),
     ]
     func records(extraRule: Bool) -> [PageRecord] {
@@ -24,21 +26,21 @@ private func hostileStore(in folder: ReportTestFolder) throws -> RunStore {
             var findings = [
                 FindingRecord(
                     ruleID: "image-alt", impact: .critical, outcome: .violation,
-                    target: "img[alt='\" onmouseover=alert(1)']:nth-child(\(index + 1)) > \(script)",
-                    snippet: "<img src=\"x\" onerror=\"alert(1)\"></style>\(script)<a href=\"javascript:alert(1)\">",
-                    message: "</textarea><svg onload=alert(1)> \(script) ' \" &amp;", owner: "<b onclick=\"alert(1)\">Vendor \(script)</b>",
+                    target: "img[alt='\" onmouseover=\(js)']:nth-child(\(index + 1)) > \(script)",
+                    snippet: "<img src=\"x\" onerror=\"\(js)\"></style>\(script)<a href=\"javascript:\(js)\">",
+                    message: "</textarea><svg onload=\(js)> \(script) ' \" &amp;", owner: "<b onclick=\"\(js)\">Vendor \(script)</b>",
                     identity: FindingIdentity(elementSignature: StableHasher.hex(of: "image", String(index)), component: nil)
                 ),
                 FindingRecord(
-                    ruleID: "link-name", impact: .serious, outcome: .incomplete, target: "a[href=\"javascript:alert(1)\"]",
-                    snippet: "<a href=\"javascript:alert(1)\" onfocus=alert(1) autofocus>", message: "=HYPERLINK(\"http://evil.example\")",
+                    ruleID: "link-name", impact: .serious, outcome: .incomplete, target: "a[href=\"javascript:\(js)\"]",
+                    snippet: "<a href=\"javascript:\(js)\" onfocus=\(js) autofocus>", message: "=HYPERLINK(\"http://evil.example\")",
                     identity: FindingIdentity(elementSignature: StableHasher.hex(of: "link", String(index)), component: nil)
                 ),
             ]
             if extraRule {
                 findings.append(FindingRecord(
                     ruleID: "label", impact: .moderate, outcome: .violation, target: "input[name='\(script)']",
-                    snippet: "<input name='\" onmouseover=alert(1) x='>", message: "+cmd|' /C calc'!A0",
+                    snippet: "<input name='\" onmouseover=\(js) x='>", message: "+cmd|' /C calc'!A0",
                     identity: FindingIdentity(elementSignature: StableHasher.hex(of: "input", String(index)), component: nil)
                 ))
             }
@@ -262,7 +264,9 @@ struct ReportTests {
         for name in ["index.html", "trend.json", "open-issues.csv", "latest-results.jsonl"] {
             #expect(FileManager.default.fileExists(atPath: folder.file("out/\(name)")), "\(name)")
         }
-        #expect(outcome.messages.contains { $0.contains("1 new") || $0.contains("new") })
+        // Run 2 against run 1: the label rule is new (3 issues), the page that failed lost its image issue.
+        #expect(outcome.messages.first == "run 2: 6 violation issues on 6 page instances, 3 to review; since run 1: 3 new, 1 fixed, 3 persisting (also changed: rules added: label)")
+        #expect(outcome.messages.dropFirst().first == "report: " + folder.file("out/index.html"))
 
         let missing = ReportGeneration().run(ReportGeneration.Options(storePath: folder.file("none.sqlite"), reportsFolder: folder.file("out2")))
         #expect(missing.exitStatus == .usageError)
@@ -288,28 +292,143 @@ struct ReportTests {
         #expect(ReportChecks.violations(ofHTML: html) == [])
     }
 
+    @Test("a rule-set or configuration change is marked on both charts, in the legend and in the list of changes, and only there")
+    func ruleSetChangeMarker() throws {
+        func store(changingRulesAt changed: Int?) throws -> (ReportTestFolder, TrendReport) {
+            let folder = try ReportTestFolder("report-marker")
+            let store = try RunStore(path: folder.file("canopy.sqlite"))
+            for week in 0..<4 {
+                let rules = week == changed ? ["image-alt", "label"] : ["image-alt"]
+                let ruleIDs = week >= (changed ?? 99) ? ["image-alt", "label"] : ["image-alt"]
+                let run = try store.begin(RunStart(
+                    startedAt: Date(timeIntervalSince1970: 1_704_441_600 + Double(week) * 604_800), configHash: "config",
+                    ruleSetName: "default", ruleIDs: ruleIDs, ruleSetHash: ruleIDs.joined(separator: ","), canopyVersion: "0.1.0",
+                    startURLs: ["https://shop.example/"]
+                ))
+                let findings = rules.map { rule in
+                    FindingRecord(
+                        ruleID: rule, impact: .critical, outcome: .violation, target: "#\(rule)", snippet: "<img>", message: "fails",
+                        identity: FindingIdentity(elementSignature: StableHasher.hex(of: rule, String(week % 2)), component: nil)
+                    )
+                }
+                try store.record([PageRecord(url: "https://shop.example/", statusCode: 200, findings: findings)], run: run)
+                try store.finish(run, coverage: RunCoverage(planned: 1, crawled: 1, failed: 0))
+            }
+            return (folder, try store.trendReport())
+        }
+        /// The x of each dashed marker line, per chart, in document order.
+        func markers(_ html: String) -> [[String]] {
+            let document = HTMLParser().parse(html: html)
+            return document.elements.filter { $0.localName == "svg" }.map { chart in
+                chart.descendants.filter { $0.localName == "line" && $0.attribute("stroke-dasharray") != nil }.map { $0.attribute("x1") ?? "" }
+            }
+        }
+        // Four runs; the rules change before the third. Columns are (760 − 52 − 12) / runs wide,
+        // from x = 52; a marker stands at the left edge of its column.
+        let (_, changedTrend) = try store(changingRulesAt: 2)
+        let html = TrendHTMLReport(report: changedTrend, siteName: "shop.example").render()
+        #expect(changedTrend.runs.map { $0.comparison?.ruleSetChanged ?? false } == [false, false, true, false])
+        let found = markers(html)
+        #expect(found.count == 4, "two trend charts and two bar charts")
+        #expect(found[0] == [String(format: "%.1f", 52 + 2 * 696 / 4.0)], "the issues chart: before the third of four runs")
+        #expect(found[1] == [String(format: "%.1f", 52 + 1 * 696 / 3.0)], "the new-and-fixed chart: before the second of three compared runs")
+        #expect(found[2].isEmpty && found[3].isEmpty)
+        #expect(html.contains("<li><span class=\"swatch\" style=\"background:#1d4ed8\" aria-hidden=\"true\"></span>rule set or configuration changed before this run</li>"))
+        #expect(html.contains("<li>Run 3 (2024-01-19): rules added: label</li>"))
+        #expect(html.contains("1 runs marked for a rule-set or configuration change"))
+
+        let (_, steadyTrend) = try store(changingRulesAt: nil)
+        let steady = TrendHTMLReport(report: steadyTrend, siteName: "shop.example").render()
+        let steadyMarkers = markers(steady)
+        #expect(steadyMarkers.count == 4 && steadyMarkers.allSatisfy { $0.isEmpty })
+        #expect(!steady.contains("rule set or configuration changed before this run"))
+        #expect(steady.contains("None: every run in the trend used the same rules"))
+    }
+
     @Test(
-        "a headless browser renders the report",
+        "headless Chromium draws the demo report's charts: each impact's colour covers at least the area its numbers give",
         .enabled(if: ReportChecks.chromium != nil, "chromium is not installed (apt-get install chromium): rendering the report in a headless browser is skipped")
     )
-    func rendersInChromium() throws {
-        let chromium = try #require(ReportChecks.chromium)
-        let folder = try ReportTestFolder("report-chromium")
-        let output = try ReportWriter(store: try hostileStore(in: folder)).write(to: folder.file("Reports"))
-        let screenshot = folder.file("report.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1280,2400",
-            "--screenshot=\(screenshot)", URL(fileURLWithPath: output.htmlPath).absoluteString,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
-        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(png.count > 10_000, "a blank page would be a tiny PNG")
+    func demoChartsRenderInChromium() throws {
+        let folder = try ReportTestFolder("report-chromium-demo")
+        let chromium = HeadlessChromium(executable: try #require(ReportChecks.chromium), workFolder: folder.path)
+        let demo = SiteDemo().run(SiteDemo.Options(folder: folder.file("demo"), weekOne: Date(timeIntervalSince1970: 1_717_200_000)))
+        #expect(demo.exitStatus == .passed, "\(demo.messages)")
+        let report = try #require(demo.report)
+        let runs = report.trend.runs
+        #expect(runs.count == 2)
+
+        // The same page with every chart emptied but kept in place (same size, same layout): the
+        // difference between the two screenshots is what the charts drew.
+        let html = try String(contentsOfFile: report.htmlPath, encoding: .utf8)
+        let blank = html.replacingOccurrences(of: "(<svg[^>]*>).*?</svg>", with: "$1</svg>", options: .regularExpression)
+        #expect(blank != html)
+        let blankPath = folder.file("demo/blank.html")
+        try blank.write(toFile: blankPath, atomically: true, encoding: .utf8)
+        let drawn = try chromium.screenshot(of: URL(fileURLWithPath: report.htmlPath), to: folder.file("report.png"), height: 1800)
+        let empty = try chromium.screenshot(of: URL(fileURLWithPath: blankPath), to: folder.file("blank.png"), height: 1800)
+        #expect(drawn.width == 1280 && drawn.height == 1800)
+
+        // Each bar is a rectangle of plot units (the chart is 760 px wide, its viewBox 760 units);
+        // its inner pixels, one pixel in from every edge, are exactly its colour.
+        func innerPixels(height: Double, width: Double) -> Int { Int(max(0, height - 2).rounded(.down) * max(0, width - 2).rounded(.down)) }
+        let slot = 696.0 / Double(runs.count), barWidth = min(slot * 0.72, 48)
+        let top = Double(SVGCharts.niceMaximum(runs.map { $0.byImpact.reduce(0) { $0 + $1.issues } }.max() ?? 0))
+        var checked = 0
+        for (impact, colour) in TrendHTMLReport.impactColors {
+            let expected = runs.reduce(0) { sum, run in
+                sum + innerPixels(height: Double(run.byImpact.first { $0.name == impact }?.issues ?? 0) / top * 200, width: barWidth)
+            }
+            guard expected > 0 else { continue }
+            checked += 1
+            let painted = drawn.count(colour) - empty.count(colour)
+            #expect(painted >= expected, "\(impact) (\(colour)): \(painted) pixels drawn, at least \(expected) expected")
+        }
+        #expect(checked >= 2, "the demo has issues of several impacts")
+        let comparison = try #require(runs.last?.comparison)
+        let changeTop = Double(SVGCharts.niceMaximum(max(comparison.newIssues, comparison.fixedIssues)))
+        let changeBar = min(696.0 * 0.72, 48) / 2 - 1
+        for (value, colour) in [(comparison.newIssues, TrendHTMLReport.newColor), (comparison.fixedIssues, TrendHTMLReport.fixedColor)] {
+            let expected = innerPixels(height: Double(value) / changeTop * 200, width: changeBar)
+            let painted = drawn.count(colour) - empty.count(colour)
+            #expect(expected > 0 && painted >= expected, "\(colour): \(painted) pixels drawn, at least \(expected) expected")
+        }
+    }
+
+    @Test(
+        "nothing crawled runs in a browser: after load, Chromium's DOM has no trace of the hostile scripts, with the CSP and without it",
+        .enabled(if: ReportChecks.chromium != nil, "chromium is not installed (apt-get install chromium): running the report in a headless browser is skipped")
+    )
+    func hostileReportRunsNothingInChromium() throws {
+        let folder = try ReportTestFolder("report-chromium-hostile")
+        let chromium = HeadlessChromium(executable: try #require(ReportChecks.chromium), workFolder: folder.path)
+        // Every payload, if it ran, would write the marker into the title and the document; the
+        // marker is built at run time, so the payloads' text alone never contains it.
+        let marker = "PWNED"
+        let js = "document.title=String.fromCharCode(80,87,78,69,68);document.documentElement.append(String.fromCharCode(80,87,78,69,68))"
+
+        // The harness sees a script that runs: the same payloads in a page of our own do run.
+        let control = folder.file("control.html")
+        try "<!DOCTYPE html><html><head><title>control</title></head><body><img src=\"nowhere.png\" onerror=\"\(js)\"><script>\(js)</script></body></html>"
+            .write(toFile: control, atomically: true, encoding: .utf8)
+        #expect(try chromium.dumpDOM(of: URL(fileURLWithPath: control)).contains("<title>\(marker)</title>"))
+
+        let output = try ReportWriter(store: try hostileStore(in: folder, js: js)).write(to: folder.file("Reports"))
+        let html = try String(contentsOfFile: output.htmlPath, encoding: .utf8)
+        let dom = try chromium.dumpDOM(of: URL(fileURLWithPath: output.htmlPath))
+        #expect(!dom.contains(marker))
+        #expect(dom.contains("<title>Accessibility trend – evil.example</title>"))
+        #expect(dom.contains("String.fromCharCode(80,87,78,69,68)"), "the payloads are in the page, as text")
+
+        // Escaping alone holds: without its Content-Security-Policy the report runs nothing either.
+        let policy = "<meta http-equiv=\"Content-Security-Policy\" content=\"\(TrendHTMLReport.contentSecurityPolicy)\">"
+        #expect(html.contains(policy))
+        let unprotected = folder.file("Reports/without-csp.html")
+        try html.replacingOccurrences(of: policy, with: "").write(toFile: unprotected, atomically: true, encoding: .utf8)
+        let unprotectedDOM = try chromium.dumpDOM(of: URL(fileURLWithPath: unprotected))
+        #expect(!unprotectedDOM.contains(marker))
+        #expect(!unprotectedDOM.contains("Content-Security-Policy"))
+        #expect(unprotectedDOM.contains("String.fromCharCode(80,87,78,69,68)"))
     }
 
     /// RFC 4180 read back, for checking the writer.

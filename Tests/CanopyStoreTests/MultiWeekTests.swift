@@ -4,6 +4,8 @@ import Testing
 
 /// A generated shop "crawled" every week, with seeded regressions, fixes and unrelated churn: the
 /// trend must report exactly the seeded changes, and pages that did not change must not churn.
+/// The pages are parsed and audited here and recorded straight into the store; the same
+/// acceptance over real crawls (HTTP server, `SiteCrawl`, canopy.yml) is `WeeklyCrawlHistoryTests`.
 struct MultiWeekTests {
     /// What the site looks like in a given week.
     struct SiteState {

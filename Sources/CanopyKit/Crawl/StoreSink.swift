@@ -11,6 +11,8 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
     public let run: RunID
     private let batchSize: Int
     private var pending: [PageRecord] = []
+    /// Pages handed over so far: one for every URL the crawl took in, audited or not.
+    public private(set) var pagesReceived = 0
     /// The first write error; the crawl goes on and the caller reports it at the end.
     public private(set) var writeError: (any Error)?
 
@@ -21,6 +23,7 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
     }
 
     public func record(_ page: CrawledPage) {
+        pagesReceived += 1
         pending.append(page.record)
         if pending.count >= batchSize { flush() }
     }

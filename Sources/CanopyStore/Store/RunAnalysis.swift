@@ -17,7 +17,7 @@ public struct StoreAnalysisOptions: Sendable {
 
 /// What a run's findings mean once all its pages are in: page types, site-wide components, each
 /// finding's issue key, and the per-run summaries trends read (`run_issues`, `run_totals`,
-/// `run_page_types`, `run_rule_passes`), so that a trend over a year of runs reads a few hundred
+/// `run_page_types`, `run_rule_passes`, `run_changes`), so that a trend over a year of runs reads a few hundred
 /// rows a run instead of aggregating every issue of every run again. Runs inside the caller's transaction; running it again replaces its output.
 ///
 /// Issue keys:
@@ -29,7 +29,9 @@ struct RunAnalysis {
     let database: SQLiteDatabase
     let options: StoreAnalysisOptions
 
-    func analyze(_ run: RunID) throws {
+    /// - Parameter comparingInstances: false only for migration 2, which runs before
+    ///   `run_changes` exists (migration 3 fills it in).
+    func analyze(_ run: RunID, comparingInstances: Bool = true) throws {
         let runValue = SQLiteValue.integer(run.rawValue)
         for table in ["run_page_types", "run_components", "run_issues", "run_totals", "run_rule_passes"] {
             // Table names come from this fixed list; values are bound.
@@ -38,6 +40,7 @@ struct RunAnalysis {
         try classifyPages(run)
         let siteWide = try siteWideComponents(run)
         try assignIssueKeys(run, siteWide: siteWide)
+        if comparingInstances { try InstanceChanges.record(run, in: database) }
         try database.run(
             """
             INSERT INTO run_rule_passes (run_id, rule_id, passes)
@@ -75,31 +78,34 @@ struct RunAnalysis {
         }
     }
 
-    private struct ComponentIdentity: Hashable {
-        let key: String
-        let structureHash: String
-    }
-
-    private func siteWideComponents(_ run: RunID) throws -> Set<ComponentIdentity> {
+    /// The component keys found on enough of the run's audited pages, whatever the shape of the
+    /// subtree on each: a notice or a ribbon added to the header of some pages changes their
+    /// header's structure hash, and must not turn its issues on those pages into other issues.
+    /// Every shape of a site-wide key is kept in `run_components`, with its own page count.
+    private func siteWideComponents(_ run: RunID) throws -> Set<String> {
         let audited = try database.queryFirst(
             "SELECT COUNT(*) FROM pages WHERE run_id = ? AND error IS NULL", [.integer(run.rawValue)]
         ) { $0.int(0) } ?? 0
         let needed = max(options.componentMinimumPages, Int((Double(audited) * options.componentPageShare).rounded(.up)))
-        let counted = try database.query(
+        let shapes = try database.query(
             """
             SELECT page_components.component_key, page_components.structure_hash, COUNT(*)
             FROM page_components JOIN pages ON pages.id = page_components.page_id
-            WHERE pages.run_id = ? GROUP BY 1, 2 HAVING COUNT(*) >= ?
+            WHERE pages.run_id = ? GROUP BY 1, 2
             """,
-            [.integer(run.rawValue), .integer(Int64(needed))]
-        ) { (ComponentIdentity(key: $0.string(0), structureHash: $0.string(1)), $0.int(2)) }
-        for (component, pageCount) in counted {
+            [.integer(run.rawValue)]
+        ) { (key: $0.string(0), structureHash: $0.string(1), pages: $0.int(2)) }
+        // A page holds at most one candidate of a key (a second one is `key (2)`), so the shapes' counts add up.
+        var pagesByKey: [String: Int] = [:]
+        for shape in shapes { pagesByKey[shape.key, default: 0] += shape.pages }
+        let siteWide = Set(pagesByKey.filter { $0.value >= needed }.keys)
+        for shape in shapes where siteWide.contains(shape.key) {
             try database.run(
                 "INSERT INTO run_components (run_id, component_key, structure_hash, page_count) VALUES (?, ?, ?, ?)",
-                [.integer(run.rawValue), .text(component.key), .text(component.structureHash), .integer(Int64(pageCount))]
+                [.integer(run.rawValue), .text(shape.key), .text(shape.structureHash), .integer(Int64(shape.pages))]
             )
         }
-        return Set(counted.map(\.0))
+        return siteWide
     }
 
     private struct IssueSummary {
@@ -117,14 +123,14 @@ struct RunAnalysis {
 
     private static let impactRanks = ["minor": 0, "moderate": 1, "serious": 2, "critical": 3]
 
-    private func assignIssueKeys(_ run: RunID, siteWide: Set<ComponentIdentity>) throws {
+    private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
         struct Keyed { let findingID: Int64; let issueKey: String }
         var keyed: [Keyed] = []
         var issues: [String: IssueSummary] = [:]
         try database.forEachRow(
             """
             SELECT findings.id, findings.page_id, findings.rule_id, findings.outcome, findings.impact, findings.owner,
-                   findings.element_signature, findings.component_key, findings.component_hash, findings.component_signature,
+                   findings.element_signature, findings.component_key, findings.component_signature,
                    pages.page_type
             FROM findings JOIN pages ON pages.id = findings.page_id
             WHERE findings.run_id = ? ORDER BY findings.id
@@ -133,12 +139,9 @@ struct RunAnalysis {
         ) { row in
             let findingID = row.int64(0), pageID = row.int64(1)
             let ruleID = row.string(2), outcome = row.string(3), impact = row.string(4), owner = row.optionalString(5)
-            let pageType = row.string(10)
-            var component: String?
-            if let key = row.optionalString(7), let hash = row.optionalString(8), siteWide.contains(ComponentIdentity(key: key, structureHash: hash)) {
-                component = key
-            }
-            let issueKey = component.map { StableHasher.hex(of: "component", ruleID, outcome, $0, row.string(9)) }
+            let pageType = row.string(9)
+            let component = row.optionalString(7).flatMap { siteWide.contains($0) ? $0 : nil }
+            let issueKey = component.map { StableHasher.hex(of: "component", ruleID, outcome, $0, row.string(8)) }
                 ?? StableHasher.hex(of: "page", ruleID, outcome, pageType, row.string(6))
             keyed.append(Keyed(findingID: findingID, issueKey: issueKey))
             let rank = Self.impactRanks[impact] ?? 0

@@ -376,11 +376,12 @@ public final class RunStore: @unchecked Sendable {
         }
     }
 
-    /// The components found site-wide in a complete run, with the number of pages holding each.
+    /// The components found site-wide in a complete run: each shape (structure hash) of each
+    /// site-wide key, with the number of pages holding it.
     public func siteWideComponents(run: RunID) throws -> [(candidate: ComponentCandidate, pageCount: Int)] {
         try withDatabase { database in
             try database.query(
-                "SELECT component_key, structure_hash, page_count FROM run_components WHERE run_id = ? ORDER BY component_key",
+                "SELECT component_key, structure_hash, page_count FROM run_components WHERE run_id = ? ORDER BY component_key, structure_hash",
                 [.integer(run.rawValue)]
             ) { (ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)), $0.int(2)) }
         }

@@ -140,7 +140,23 @@ enum Schema {
             // Runs completed by a version without analysis get it now, oldest first, so each
             // sees its predecessor's page types as later runs will.
             let complete = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
-            for run in complete { try RunAnalysis(database: database, options: options).analyze(run) }
+            for run in complete { try RunAnalysis(database: database, options: options).analyze(run, comparingInstances: false) }
+        },
+        Migration(version: 3, summary: "instances new, fixed and persisting against the previous complete run") { database, _ in
+            try database.execute(
+                """
+                CREATE TABLE run_changes (
+                    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+                    previous_run_id INTEGER NOT NULL,
+                    new_instances INTEGER NOT NULL,
+                    fixed_instances INTEGER NOT NULL,
+                    persisting_instances INTEGER NOT NULL
+                );
+                """
+            )
+            // Complete runs of older versions get theirs now; only the new table is written.
+            let complete = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
+            for run in complete { try InstanceChanges.record(run, in: database) }
         },
         Migration(version: 3, summary: "links that rebuild the frontier of an unfinished run") { database, _ in
             // One row a page, only while its run can still be resumed: `finish` deletes them.

@@ -150,8 +150,11 @@ private struct TrendQueries {
         if run.ruleSetName != previous.ruleSetName { changes.append("rule set renamed: \(previous.ruleSetName) → \(run.ruleSetName)") }
         if run.configHash != previous.configHash { changes.append("configuration changed") }
         if run.canopyVersion != previous.canopyVersion { changes.append("Canopy \(previous.canopyVersion) → \(run.canopyVersion)") }
+        let instances = try InstanceChanges.stored(run.id, against: previous.id, in: database)
+            ?? InstanceChanges.between(run.id, and: previous.id, in: database)
         return RunComparison(
             previousRunId: previous.id, newIssues: new, fixedIssues: previousCount - persisting, persistingIssues: persisting,
+            newInstances: instances.new, fixedInstances: instances.fixed, persistingInstances: instances.persisting,
             ruleSetChanged: ruleSetChanged, rulesAdded: added, rulesRemoved: removed,
             configChanged: run.configHash != previous.configHash, canopyVersionChanged: run.canopyVersion != previous.canopyVersion,
             changes: changes
@@ -162,18 +165,30 @@ private struct TrendQueries {
 
     private func latest(_ run: StoredRun, previous: StoredRun?, includePages: Bool) throws -> LatestRun {
         let runValue = SQLiteValue.integer(run.id.rawValue)
-        var firstSeen: [String: (RunID, Date)] = [:]
+        // Complete runs up to this one, oldest first, and for each open issue the positions of
+        // the runs that had it: its first run ever, and where its current streak began.
+        let completeRuns = try database.query(
+            "SELECT id, started_at FROM runs WHERE status = 'complete' AND id <= ? ORDER BY id", [runValue]
+        ) { (RunID($0.int64(0)), Date(timeIntervalSince1970: $0.double(1))) }
+        let positions = Dictionary(uniqueKeysWithValues: completeRuns.enumerated().map { ($0.element.0, $0.offset) })
+        var seenAt: [String: [Int]] = [:]
         try database.forEachRow(
             """
-            SELECT now.issue_key, MIN(runs.id), MIN(runs.started_at)
+            SELECT now.issue_key, seen.run_id
             FROM run_issues AS now
             JOIN run_issues AS seen ON seen.issue_key = now.issue_key AND seen.run_id <= now.run_id
-            JOIN runs ON runs.id = seen.run_id AND runs.status = 'complete'
-            WHERE now.run_id = ? GROUP BY now.issue_key
+            WHERE now.run_id = ?
             """,
             [runValue]
         ) { row in
-            firstSeen[row.string(0)] = (RunID(row.int64(1)), Date(timeIntervalSince1970: row.double(2)))
+            if let position = positions[RunID(row.int64(1))] { seenAt[row.string(0), default: []].append(position) }
+        }
+        var firstSeen: [String: (streak: Int, ever: Int)] = [:]
+        for (key, seen) in seenAt {
+            let sorted = seen.sorted(by: >)
+            var streak = sorted[0]
+            for position in sorted.dropFirst() where position == streak - 1 { streak = position }
+            firstSeen[key] = (streak, sorted[sorted.count - 1])
         }
         var previousKeys: Set<String> = []
         if let previous {
@@ -194,11 +209,14 @@ private struct TrendQueries {
             [runValue]
         ) { row in
             let key = row.string(0)
-            let seen = firstSeen[key] ?? (run.id, run.startedAt)
+            let latest = completeRuns.count - 1
+            let seen = firstSeen[key] ?? (latest, latest)
+            let (streak, ever) = (completeRuns[max(0, seen.streak)], completeRuns[max(0, seen.ever)])
             return OpenIssue(
                 issueKey: key, ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), owner: row.optionalString(4),
                 pageType: row.optionalString(5), component: row.optionalString(6), pageCount: row.int(7), findingCount: row.int(8),
-                firstSeenRunId: seen.0, firstSeenAt: seen.1, isNew: previous != nil && !previousKeys.contains(key),
+                firstSeenRunId: streak.0, firstSeenAt: streak.1, firstSeenEverRunId: ever.0, firstSeenEverAt: ever.1,
+                isNew: previous != nil && !previousKeys.contains(key),
                 example: IssueExample(url: row.string(9), target: row.string(10), snippet: row.string(11), message: row.string(12))
             )
         }
@@ -213,7 +231,12 @@ private struct TrendQueries {
             "SELECT page_type, page_count FROM run_page_types WHERE run_id = ? ORDER BY page_count DESC, page_type", [runValue]
         ) { GroupCount(name: $0.string(0), pages: $0.int(1)) }
         let components = try database.query(
-            "SELECT component_key, page_count FROM run_components WHERE run_id = ? ORDER BY page_count DESC, component_key", [runValue]
+            // A component's shapes (structure hashes) add up to the pages holding it.
+            """
+            SELECT component_key, SUM(page_count) AS pages FROM run_components WHERE run_id = ?
+            GROUP BY component_key ORDER BY pages DESC, component_key
+            """,
+            [runValue]
         ) { GroupCount(name: $0.string(0), pages: $0.int(1)) }
         return LatestRun(
             runId: run.id, openIssues: issues, pageTypes: pageTypes, components: components,

@@ -94,6 +94,13 @@ public struct RunComparison: Codable, Sendable, Equatable {
     public var fixedIssues: Int
     /// Violation issues in both.
     public var persistingIssues: Int
+    /// Violation instances (issue × page) in this run and not in the previous one: new issues'
+    /// pages, and pages a persisting issue spread to.
+    public var newInstances: Int
+    /// Violation instances in the previous run and not in this one.
+    public var fixedInstances: Int
+    /// Violation instances in both.
+    public var persistingInstances: Int
     /// The rule set's hash differs: a jump in counts may come from the rules, not the site.
     public var ruleSetChanged: Bool
     public var rulesAdded: [String]
@@ -136,8 +143,14 @@ public struct OpenIssue: Codable, Sendable, Equatable {
     /// Pages with an instance of the issue.
     public var pageCount: Int
     public var findingCount: Int
+    /// Where the issue's current streak began: the earliest complete run from which every complete
+    /// run up to the latest has it. An issue that was fixed and came back starts again: its age is
+    /// that of the regression.
     public var firstSeenRunId: RunID
     public var firstSeenAt: Date
+    /// The earliest complete run that ever had the issue; before `firstSeenRunId` when it came back.
+    public var firstSeenEverRunId: RunID
+    public var firstSeenEverAt: Date
     /// Not in the previous complete run.
     public var isNew: Bool
     public var example: IssueExample

@@ -1,4 +1,5 @@
 import CanopyRules
+import CanopyStore
 import Foundation
 
 /// A generated year of weekly crawls, for measuring reports on a store of realistic size without
@@ -6,6 +7,9 @@ import Foundation
 /// and footer on every page and a vendor chat widget on most; template issues shared by all pages
 /// of a type, component issues, and page-specific ones; each week some issues are fixed and some
 /// appear. Deterministic for a given seed.
+///
+/// Not part of Canopy's library: a target of its own, used by `canopy-report-bench` and by tests
+/// that need a store of some size (its records are made up, never crawled).
 public enum SyntheticHistory {
     /// Records `runs` complete weekly runs of a `pages`-page site into `store`, oldest first.
     @discardableResult
