@@ -104,7 +104,9 @@ let package = Package(
             dependencies: [
                 "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyTestSupport", "CanopyXMLSchema",
                 "CanopySyntheticHistory", "CZlib",
-            ]
+            ],
+            // The JUnit XSD and SARIF JSON schema the gate's outputs are validated against.
+            resources: [.copy("Schemas")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -149,8 +149,9 @@ public struct SiteCrawl: Sendable {
         outcome.summary = summary
 
         let coverage = RunCoverage(
-            // Every URL taken in (audited, failed, not HTML, redirected away) and those over max-pages.
-            planned: storeSink.pagesReceived + summary.skippedByLimit,
+            // Every URL taken in (audited, failed, not HTML, redirected away; when resuming, those
+            // recorded before too) and those over max-pages.
+            planned: finished.count + storeSink.pagesReceived + summary.skippedByLimit,
             crawled: summary.pagesAudited, failed: summary.pagesFailed + summary.pagesWithErrorStatus,
             skippedByScope: summary.skippedByScope.values.reduce(0, +), skippedByRobots: summary.skippedByRobots
         )

@@ -118,7 +118,8 @@ struct JSONSchemaValidator {
 }
 
 enum GateSchemas {
-    static var folder: String { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Schemas").path }
+    /// The schemas ship with the tests as a resource folder.
+    static var folder: String { Bundle.module.url(forResource: "Schemas", withExtension: nil)!.path }
 
     static func read(_ name: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))

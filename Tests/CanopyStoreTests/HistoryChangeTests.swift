@@ -112,9 +112,9 @@ struct HistoryChangeTests {
             let store = try RunStore(path: path)
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")])])
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")]), Self.page("/b", [madeUpFinding("image-alt", signature: "a")])])
-            // What schema version 2 left: no run_changes.
+            // What schema version 2 left: neither run_changes nor the later page_links.
             try store.withDatabase { database in
-                try database.execute("DROP TABLE run_changes; DELETE FROM schema_migrations WHERE version = 3;")
+                try database.execute("DROP TABLE run_changes; DROP TABLE page_links; DELETE FROM schema_migrations WHERE version >= 3;")
             }
             #expect(try store.schemaVersion() == 2)
         }

@@ -158,7 +158,7 @@ enum Schema {
             let complete = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
             for run in complete { try InstanceChanges.record(run, in: database) }
         },
-        Migration(version: 3, summary: "links that rebuild the frontier of an unfinished run") { database, _ in
+        Migration(version: 4, summary: "links that rebuild the frontier of an unfinished run") { database, _ in
             // One row a page, only while its run can still be resumed: `finish` deletes them.
             try database.execute(
                 """
