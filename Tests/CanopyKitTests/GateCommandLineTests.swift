@@ -98,6 +98,13 @@ struct GateCommandLineTests {
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stderr.contains("0 fixed removed, 1 kept"))
 
+        let production = try cli.canopy([
+            "baseline", "create", "--from-run", output, "-o", folder.file("production.json"),
+            "--rewrite", "https://www.example.com=\(server.baseURL)",
+        ])
+        #expect(production.status == 0, "\(production.stderr)")
+        #expect(try String(contentsOfFile: folder.file("production.json"), encoding: .utf8).contains("\"url\" : \"https://www.example.com/bad\""))
+
         let noBaseline = try cli.canopy(["baseline", "update", "--baseline", folder.file("absent.json"), "--from-run", output])
         #expect(noBaseline.status == 2)
         #expect(noBaseline.stderr.contains("\(folder.file("absent.json")): no such baseline file"))

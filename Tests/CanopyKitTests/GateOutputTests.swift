@@ -181,6 +181,7 @@ struct GateOutputTests {
         #expect((location?["logicalLocations"] as? [[String: Any]])?.first?["fullyQualifiedName"] as? String != nil)
         #expect(results.contains { $0["baselineState"] as? String == "unchanged" && $0["suppressions"] != nil })
 
+
         // The validator can fail: a result without its message, a wrong version.
         var broken = sarif as! [String: Any]
         broken["version"] = "2.0.0"
@@ -278,6 +279,30 @@ struct GatePolicyTests {
         #expect(throws: GateError.usage("\(fixture.path("c.json")): entries[0]: needs one of component, url or pageType to say where the issue is")) {
             try Baseline.load(contentsOf: fixture.path("c.json"))
         }
+    }
+
+    @Test("a rewrite prefix ends at a boundary: never inside a longer host, port or path segment")
+    func rewriteBoundaries() throws {
+        let host = try URLRewrite(from: "https://example.com", to: "https://staging.example.com")
+        #expect(host.apply("https://example.com") == "https://staging.example.com")
+        #expect(host.apply("https://EXAMPLE.com/a?b#c") == "https://staging.example.com/a?b#c")
+        #expect(host.apply("https://example.com?q=1") == "https://staging.example.com?q=1")
+        #expect(host.apply("https://example.com#top") == "https://staging.example.com#top")
+        #expect(host.apply("https://example.com.evil.net/login") == nil)
+        #expect(host.apply("https://example.community/") == nil)
+        #expect(host.apply("https://example.com:8443/") == nil)
+        #expect(host.apply("http://example.com/") == nil)
+
+        let path = try URLRewrite(from: "https://example.com/shop", to: "https://staging.example.com/store")
+        #expect(path.apply("https://example.com/shop") == "https://staging.example.com/store")
+        #expect(path.apply("https://example.com/shop/1?x") == "https://staging.example.com/store/1?x")
+        #expect(path.apply("https://example.com/shopping") == nil)
+        #expect(path.apply("https://example.com/Shop/1") == nil, "paths compare exactly; only scheme and host ignore case")
+
+        let folder = try URLRewrite(from: "https://example.com/shop/", to: "https://staging.example.com/s/")
+        #expect(folder.apply("https://example.com/shop/1") == "https://staging.example.com/s/1")
+        #expect([host].applyToPageType("//example.com/product/*") == "//staging.example.com/product/*")
+        #expect([host].applyToPageType("//example.community/product/*") == "//example.community/product/*")
     }
 
     @Test("path patterns: * within a segment, ** across segments, page-type queries")

@@ -57,8 +57,9 @@ final class GateFixture {
 
     func path(_ name: String) -> String { folder + "/" + name }
 
-    /// canopy.yml with the chat widget owned by a vendor and fast fetch settings, plus `gate`.
-    func config(gate: String = "") throws -> String {
+    /// canopy.yml with the chat widget owned by a vendor and fast fetch settings, plus `gate`
+    /// and any other top-level keys (`extra`, YAML lines without indentation).
+    func config(gate: String = "", extra: String = "", maxPages: Int? = nil) throws -> String {
         let yaml = """
             owners:
               chat-vendor: ["#chat-widget"]
@@ -66,17 +67,19 @@ final class GateFixture {
               timeout: 5
               connect-timeout: 2
               retries: 0
-            """ + (gate.isEmpty ? "" : "\ngate:\n" + gate)
+            """ + (maxPages.map { "\n  max-pages: \($0)" } ?? "") + (extra.isEmpty ? "" : "\n" + extra)
+            + (gate.isEmpty ? "" : "\ngate:\n" + gate)
         let file = path("canopy-\(UUID().uuidString.prefix(8)).yml")
         try yaml.write(toFile: file, atomically: true, encoding: .utf8)
         return file
     }
 
     func gate(
-        _ urls: [String], baseline: String? = nil, gate: String = "", configure: (inout DeployGate.Options) -> Void = { _ in }
+        _ urls: [String], baseline: String? = nil, gate: String = "", extra: String = "", maxPages: Int? = nil,
+        configure: (inout DeployGate.Options) -> Void = { _ in }
     ) throws -> DeployGate.Outcome {
         var options = DeployGate.Options()
-        options.configPath = try config(gate: gate)
+        options.configPath = try config(gate: gate, extra: extra, maxPages: maxPages)
         options.urls = urls
         options.baselinePath = baseline
         configure(&options)
@@ -255,20 +258,42 @@ struct GateTests {
         #expect(gated.exitStatus == .violationsFound)
 
         let maintenance = BaselineMaintenance(now: fixture.now)
-        let rewrite = ["\(before.baseURL)=\(fixed.baseURL)"]
-        let updated = maintenance.update(baselinePath: baseline, from: .init(fromRun: output), rewrites: rewrite)
+        let source = BaselineMaintenance.Source(fromRun: output, rewrites: ["\(before.baseURL)=\(fixed.baseURL)"])
+        let updated = maintenance.update(baselinePath: baseline, from: source)
         #expect(updated.exitStatus == .passed, "\(updated.messages)")
         let shrunk = try Baseline.load(contentsOf: baseline)
         #expect(shrunk.entries.count == original.entries.count - 1)
         #expect(!shrunk.entries.contains { $0.rule == "image-alt" && $0.url == before.url("/") })
         #expect(!shrunk.entries.contains { $0.rule == "button-name" && $0.owner == nil })
 
-        let grown = maintenance.update(baselinePath: baseline, from: .init(fromRun: output), addNew: true, rewrites: rewrite)
+        let grown = maintenance.update(baselinePath: baseline, from: source, addNew: true)
         #expect(grown.exitStatus == .passed)
         let added = try Baseline.load(contentsOf: baseline)
         // Added with the production URL, mapped back through the rewrite.
         #expect(added.entries.contains { $0.rule == "button-name" && $0.url == before.url("/product/1") })
         #expect(added.entries == added.entries.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) })
+    }
+
+    @Test("baseline create --rewrite maps a staging gate's URLs back to production's")
+    func createMapsBackToProduction() throws {
+        let staging = try TestHTTPServer.routes(GateSite.routes("before"))
+        let fixture = try GateFixture()
+        let output = fixture.path("staging.json")
+        _ = try fixture.gate([staging.url("/"), staging.url("/product/1")]) { $0.outputPath = output }
+        let production = "https://www.example.com"
+        let rewrite = "\(production)=\(staging.baseURL)"
+
+        let created = BaselineMaintenance(now: fixture.now).create(
+            from: .init(fromRun: output, rewrites: [rewrite]), to: fixture.path("baseline.json")
+        )
+
+        #expect(created.exitStatus == .passed, "\(created.messages)")
+        let urls = try Baseline.load(contentsOf: fixture.path("baseline.json")).entries.compactMap(\.url)
+        #expect(Set(urls) == [production + "/", production + "/product/1"])
+        let gated = try fixture.gate([staging.url("/"), staging.url("/product/1")], baseline: fixture.path("baseline.json")) {
+            $0.rewrites = [rewrite]
+        }
+        #expect(gated.exitStatus == .passed, "\(gated.messages)")
     }
 
     @Test("budgets absorb a few new violations per page type, and rule overrides decide over impact")

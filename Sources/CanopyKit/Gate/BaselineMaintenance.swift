@@ -11,12 +11,18 @@ public struct BaselineMaintenance: Sendable {
         /// The run store; by default the configuration's (`output.store`), else Reports/canopy.sqlite.
         public var storePath: String?
         public var configPath: String?
+        /// `FROM=TO` production-to-deploy prefixes, before the configuration's `gate.rewrite`:
+        /// the source's deploy URLs are mapped back to production's through them.
+        public var rewrites: [String]
         public var environment: [String: String] = [:]
 
-        public init(fromRun: String, storePath: String? = nil, configPath: String? = nil, environment: [String: String] = [:]) {
+        public init(
+            fromRun: String, storePath: String? = nil, configPath: String? = nil, rewrites: [String] = [], environment: [String: String] = [:]
+        ) {
             self.fromRun = fromRun
             self.storePath = storePath
             self.configPath = configPath
+            self.rewrites = rewrites
             self.environment = environment
         }
     }
@@ -57,13 +63,11 @@ public struct BaselineMaintenance: Sendable {
     /// the source's other issues only when `addNew` says so, so the baseline only ever tightens
     /// by default. Entries about pages the source did not audit are kept.
     public func update(
-        baselinePath: String, from source: Source, output: String? = nil, addNew: Bool = false, includeIncomplete: Bool = false,
-        rewrites extraRewrites: [String] = []
+        baselinePath: String, from source: Source, output: String? = nil, addNew: Bool = false, includeIncomplete: Bool = false
     ) -> Outcome {
         do {
             var baseline = try Baseline.load(contentsOf: baselinePath)
-            var loaded = try load(source)
-            loaded.rewrites = try extraRewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + loaded.rewrites
+            let loaded = try load(source)
             var kept: [Baseline.Entry] = [], removed: [Baseline.Entry] = []
             var notCovered = 0
             for entry in baseline.entries {
@@ -113,7 +117,7 @@ public struct BaselineMaintenance: Sendable {
                 throw GateError.usage(error.description)
             }
         }
-        let rewrites = configuration?.gate.rewrites ?? []
+        let rewrites = try source.rewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + (configuration?.gate.rewrites ?? [])
         let from = source.fromRun
         if from.hasSuffix(".json") || (from != "latest" && Int64(from) == nil) {
             let report = try GateReport.load(contentsOf: from)
