@@ -305,6 +305,26 @@ struct GatePolicyTests {
         #expect([host].applyToPageType("//example.community/product/*") == "//example.community/product/*")
     }
 
+    @Test("a waiver date must be a day of the calendar", arguments: ["2025-02-29", "2025-02-31", "2025-04-31", "2025-00-10", "2025-01-00", "2025-1-01"])
+    func impossibleWaiverDates(text: String) {
+        #expect(WaiverDate(text) == nil)
+    }
+
+    @Test("a baseline entry expiring on a day that does not exist is refused, saying why")
+    func baselineRefusesImpossibleDate() throws {
+        #expect(WaiverDate("2024-02-29") != nil)
+        #expect(WaiverDate("2025-12-31") != nil)
+        let fixture = try GateFixture()
+        let entry = #"{"fingerprint":"a","rule":"image-alt","outcome":"violation","signature":"s","target":"img","snippet":"<img>","url":"https://x/","expires":"2025-02-31"}"#
+        try #"{"version":1,"created":"x","source":"y","entries":[\#(entry)]}"#.write(toFile: fixture.path("b.json"), atomically: true, encoding: .utf8)
+        #expect(throws: GateError.usage("\(fixture.path("b.json")): entries[0].expires: \"2025-02-31\" is not a day of the calendar (February 2025 has 28 days)")) {
+            try Baseline.load(contentsOf: fixture.path("b.json"))
+        }
+        let created = BaselineMaintenance().create(from: .init(fromRun: fixture.path("none.json")), to: fixture.path("c.json"), expires: "2025-06-31")
+        #expect(created.exitStatus == .usageError)
+        #expect(created.messages == ["error: --expires: \"2025-06-31\" is not a day of the calendar (June 2025 has 30 days)"])
+    }
+
     @Test("path patterns: * within a segment, ** across segments, page-type queries")
     func pathPatterns() throws {
         #expect(try PathPattern("/product/*").matches(url: "https://x/product/12"))

@@ -166,12 +166,33 @@ struct GateTests {
         #expect(outcome.exitStatus == .violationsFound)
         #expect(outcome.report!.failing.allSatisfy { $0.status == .expiredWaiver })
         #expect(outcome.report!.expiredWaivers.first?.daysAgo == 9)
-        #expect(outcome.messages.joined().contains("expired on 2025-02-20 (9 days ago)"))
+        #expect(outcome.messages.joined().contains("expired on 2025-02-20 (9 days ago); fails the gate again"))
 
         // Through its expiry day, the waiver holds.
         let onTheDay = try GateFixture(today: "2025-02-20")
         let held = try onTheDay.gate(urls, baseline: baseline)
         #expect(held.exitStatus == .passed, "\(held.messages)")
+    }
+
+    @Test("an expired waiver on a finding that does not fail anyway is reported as such, and the gate passes")
+    func expiredWaiverThatDoesNotFail() throws {
+        let server = try TestHTTPServer.routes(GateSite.routes("before"))
+        let fixture = try GateFixture(today: "2025-03-01")
+        let urls = [server.url("/")]
+        let path = try fixture.baseline(from: urls, expires: "2025-02-20")
+        // Only the vendor's entry expires; the home image stays waived.
+        var baseline = try Baseline.load(contentsOf: path)
+        for index in baseline.entries.indices where baseline.entries[index].owner == nil { baseline.entries[index].expires = nil }
+        try baseline.write(to: path)
+
+        let outcome = try fixture.gate(urls, baseline: path) { $0.summaryPath = fixture.path("summary.md") }
+
+        #expect(outcome.exitStatus == .passed, "\(outcome.messages)")
+        let log = outcome.messages.joined(separator: "\n")
+        #expect(log.contains("expired waiver: button-name on \(server.url("/")) expired on 2025-02-20 (9 days ago); reported, does not fail: owned by chat-vendor"), "\(log)")
+        #expect(!log.contains("fails the gate"))
+        let summary = try String(contentsOfFile: fixture.path("summary.md"), encoding: .utf8)
+        #expect(summary.contains("reported, does not fail: owned by chat-vendor"))
     }
 
     @Test("findings inside a vendor's widget are reported but do not fail, unless fail-on-vendors")

@@ -44,7 +44,13 @@ public struct BaselineMaintenance: Sendable {
         from source: Source, to output: String, includeIncomplete: Bool = false, reason: String? = nil, expires: String? = nil
     ) -> Outcome {
         do {
-            if let expires, WaiverDate(expires) == nil { throw GateError.usage("--expires: expected a date as YYYY-MM-DD, found \"\(expires)\"") }
+            if let expires {
+                do {
+                    _ = try WaiverDate.parse(expires)
+                } catch {
+                    throw GateError.usage("--expires: \(error)")
+                }
+            }
             let loaded = try load(source)
             var entries = Self.entries(for: loaded.candidates.filter { includeIncomplete || $0.outcome == "violation" }, unrewriting: loaded.rewrites)
             for index in entries.indices {

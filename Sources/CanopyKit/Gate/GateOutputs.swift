@@ -37,8 +37,8 @@ struct GateOutputs {
             lines.append("could not audit \(page.url): \(page.error ?? "not audited")")
         }
         for waiver in report.expiredWaivers {
-            lines.append("expired waiver: \(waiver.rule) on \(waiver.scope) expired on \(waiver.expires) (\(waiver.daysAgo) days ago)"
-                + (waiver.reason.map { "; it said: \($0)" } ?? ""))
+            lines.append("expired waiver: \(waiver.rule) on \(waiver.scope) expired on \(waiver.expires) (\(waiver.daysAgo) days ago); "
+                + Self.consequence(of: waiver) + (waiver.reason.map { "; it said: \($0)" } ?? ""))
         }
         for (rule, findings) in newFailuresByRule {
             let metadata = rules[rule]
@@ -60,6 +60,12 @@ struct GateOutputs {
             lines.append("vendor \(owner): \(findings.count) findings reported, not failing")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What an expired waiver does to this gate: its issue fails again, unless the policy
+    /// would not fail it anyway.
+    private static func consequence(of waiver: GateReport.ExpiredWaiver) -> String {
+        waiver.fails ? "fails the gate again" : "reported, does not fail" + (waiver.note.map { ": \($0)" } ?? "")
     }
 
     // MARK: JSON
@@ -196,7 +202,8 @@ struct GateOutputs {
         if !report.expiredWaivers.isEmpty {
             md += "### Expired waivers\n\n"
             for waiver in report.expiredWaivers {
-                md += "- `\(waiver.rule)` on \(Self.md(waiver.scope)): expired on \(waiver.expires) (\(waiver.daysAgo) days ago)\n"
+                md += "- `\(waiver.rule)` on \(Self.md(waiver.scope)): expired on \(waiver.expires) (\(waiver.daysAgo) days ago); "
+                    + Self.md(Self.consequence(of: waiver)) + "\n"
             }
             md += "\n"
         }

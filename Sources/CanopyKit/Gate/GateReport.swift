@@ -66,6 +66,11 @@ public struct GateReport: Sendable, Codable, Equatable {
         public var expires: String
         public var daysAgo: Int
         public var reason: String?
+        /// One of its findings fails the gate. An expired waiver over findings the policy would
+        /// not fail anyway (a vendor's, below fail-on...) is reported only.
+        public var fails: Bool
+        /// Why its findings do not fail, when they do not.
+        public var note: String?
     }
 
     public struct BudgetUse: Sendable, Codable, Equatable {
@@ -168,16 +173,16 @@ struct GateEvaluator {
         // Baseline matching.
         let entries = baseline?.entries ?? []
         var matchedEntries = Set<Int>()
-        var expiredUsed: [Int: Bool] = [:]
+        // Expired entries and the findings only they match (no live entry does).
+        var expiredMatches: [Int: [Int]] = [:]
         for index in findings.indices {
             let candidate = findings[index].candidate
             var live: Baseline.Entry?
-            var expired: Baseline.Entry?
+            var expired: [Int] = []
             for (entryIndex, entry) in entries.enumerated() where entry.matches(candidate, rewrites: policy.rewrites) {
                 matchedEntries.insert(entryIndex)
                 if isExpired(entry) {
-                    expired = expired ?? entry
-                    expiredUsed[entryIndex] = true
+                    expired.append(entryIndex)
                 } else if live == nil {
                     live = entry
                 }
@@ -185,16 +190,19 @@ struct GateEvaluator {
             if let live {
                 findings[index].status = .baselined
                 findings[index].note = live.reason.map { "known: \($0)" }
-            } else if let expired {
+            } else if let first = expired.first {
                 findings[index].status = .expiredWaiver
-                findings[index].note = "waiver expired on \(expired.expires ?? "?")" + (expired.reason.map { " (\($0))" } ?? "")
+                findings[index].note = "waiver expired on \(entries[first].expires ?? "?")" + (entries[first].reason.map { " (\($0))" } ?? "")
+                for entryIndex in expired { expiredMatches[entryIndex, default: []].append(index) }
             }
         }
 
         // Policy, then budgets over what the policy would fail.
         var budgetCandidates: [Int: [Int]] = [:]
+        var policyNotes: [Int: String] = [:]
         for index in findings.indices where findings[index].status != .baselined {
             let (fails, note, budgetable) = verdict(findings[index])
+            policyNotes[index] = note
             findings[index].fails = fails
             if let note { findings[index].note = [findings[index].note, note].compactMap { $0 }.joined(separator: "; ") }
             if fails, budgetable, let budget = policy.budgets.firstIndex(where: { $0.pattern.matches(url: findings[index].url) }) {
@@ -218,11 +226,14 @@ struct GateEvaluator {
             let covered = pages.contains { $0.audited && entry.isCovered(byPage: $0.url, components: Set($0.components), rewrites: policy.rewrites) }
             if covered { fixed.append(entry) }
         }
-        let expired = expiredUsed.keys.sorted().map { index in
+        let expired = expiredMatches.keys.sorted().map { index in
             let entry = entries[index]
+            let matched = expiredMatches[index] ?? []
+            let fails = matched.contains { findings[$0].fails }
             return GateReport.ExpiredWaiver(
                 fingerprint: entry.fingerprint, rule: entry.rule, scope: entry.scopeDescription, expires: entry.expires ?? "",
-                daysAgo: WaiverDate(entry.expires ?? "").map { $0.days(until: today) } ?? 0, reason: entry.reason
+                daysAgo: WaiverDate(entry.expires ?? "").map { $0.days(until: today) } ?? 0, reason: entry.reason,
+                fails: fails, note: fails ? nil : matched.lazy.compactMap { policyNotes[$0] }.first
             )
         }
         return (pages, findings, fixed, expired, budgetUses)
