@@ -181,6 +181,25 @@ struct GateOutputTests {
         #expect((location?["logicalLocations"] as? [[String: Any]])?.first?["fullyQualifiedName"] as? String != nil)
         #expect(results.contains { $0["baselineState"] as? String == "unchanged" && $0["suppressions"] != nil })
 
+        // SARIF 2.1.0 §3.27.9-10: a result whose kind is not "fail" has level "none".
+        let review = results.filter { $0["kind"] as? String == "review" }
+        #expect(review.map { $0["ruleId"] as? String } == ["autocomplete-valid"])
+        for result in results where result["kind"] as? String != "fail" {
+            #expect(result["level"] as? String == "none", "\(result)")
+        }
+        // A region says where in the page's source: the element's line, never a snippet alone.
+        let body = String(decoding: GateSite.routes("after")["/product/1"]!.body, as: UTF8.self)
+        let buttonLine = body.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("<button type=\"button\"></button>") }! + 1
+        let region = (location?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any]
+        #expect(region?["startLine"] as? Int == buttonLine)
+        for result in results {
+            for location in result["locations"] as? [[String: Any]] ?? [] {
+                if let region = (location["physicalLocation"] as? [String: Any])?["region"] as? [String: Any] {
+                    #expect(region["startLine"] is Int, "\(region)")
+                }
+            }
+        }
+        #expect(((new?["properties"] as? [String: Any])?["snippet"] as? String)?.contains("<button") == true)
 
         // The validator can fail: a result without its message, a wrong version.
         var broken = sarif as! [String: Any]

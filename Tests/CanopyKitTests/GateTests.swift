@@ -28,7 +28,8 @@ enum GateSite {
         var home = "<p>Welcome</p>" + homeImage
         var product = #"<p>A thing</p><img src="/img/products/1.jpg">"#
         switch version {
-        case "after": product += #"<button type="button"></button>"#
+        // The field's autocomplete value needs review (incomplete), which never fails by default.
+        case "after": product += #"<button type="button"></button><label>Note <input name="note" autocomplete="message"></label>"#
         case "after-link": product += #"<a href="/cart"></a>"#
         case "fixed": home = #"<p>Welcome</p><img src="/img/hero.jpg" alt="Our shop">"#
         default: break

@@ -143,22 +143,30 @@ struct GateOutputs {
             return rule
         }
         let results: [[String: Any]] = report.findings.map { finding in
+            let needsReview = finding.outcome == "incomplete"
+            // A region must say where in the artifact (§3.30): with the element's line when the
+            // parser knows it; otherwise none, and the snippet travels in the properties.
+            var physicalLocation: [String: Any] = ["artifactLocation": ["uri": finding.url]]
+            if let line = finding.line {
+                physicalLocation["region"] = ["startLine": line, "snippet": ["text": finding.snippet]]
+            }
             var result: [String: Any] = [
                 "ruleId": finding.rule,
                 "ruleIndex": ruleIndex[finding.rule] ?? 0,
-                "kind": finding.outcome == "incomplete" ? "review" : "fail",
-                "level": finding.outcome == "incomplete" ? "note" : Self.level(Impact(rawValue: finding.impact) ?? .minor, failing: finding.fails),
+                "kind": needsReview ? "review" : "fail",
+                // §3.27.10: a result whose kind is not "fail" has level "none".
+                "level": needsReview ? "none" : Self.level(Impact(rawValue: finding.impact) ?? .minor, failing: finding.fails),
                 "message": ["text": "\(finding.message) (\(finding.target))"],
                 "locations": [[
-                    "physicalLocation": [
-                        "artifactLocation": ["uri": finding.url],
-                        "region": ["snippet": ["text": finding.snippet]],
-                    ],
+                    "physicalLocation": physicalLocation,
                     "logicalLocations": [["fullyQualifiedName": finding.target, "kind": "element"]],
                 ]],
                 "partialFingerprints": ["canopyIssue/v1": finding.fingerprint],
                 "baselineState": finding.status == .baselined ? "unchanged" : "new",
-                "properties": ["impact": finding.impact, "gateStatus": finding.status.rawValue, "fails": finding.fails, "pageType": finding.pageType],
+                "properties": [
+                    "impact": finding.impact, "gateStatus": finding.status.rawValue, "fails": finding.fails, "pageType": finding.pageType,
+                    "snippet": finding.snippet,
+                ],
             ]
             if finding.status == .baselined {
                 result["suppressions"] = [["kind": "external", "justification": finding.note ?? "in the baseline"]]

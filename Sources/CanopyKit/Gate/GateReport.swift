@@ -44,6 +44,8 @@ public struct GateReport: Sendable, Codable, Equatable {
         public var outcome: String
         public var target: String
         public var snippet: String
+        /// The element's line in the page's source, when known.
+        public var line: Int?
         public var message: String
         public var owner: String?
         public var signature: String
@@ -160,7 +162,8 @@ struct GateEvaluator {
                 let placement = finding.identity.component
                 findings.append(GateReport.Finding(
                     url: page.url, pageType: pageTypes[page.url] ?? "/", rule: finding.ruleID, impact: finding.impact.rawValue,
-                    outcome: finding.outcome.rawValue, target: finding.target, snippet: finding.snippet, message: finding.message,
+                    outcome: finding.outcome.rawValue, target: finding.target, snippet: finding.snippet, line: finding.sourceLine,
+                    message: finding.message,
                     owner: finding.owner, signature: finding.identity.elementSignature, component: placement?.candidate.key,
                     componentSignature: placement?.elementSignature,
                     componentSiteWide: placement.map { siteWide.contains($0.candidate) } ?? false,
