@@ -42,6 +42,42 @@ enum GateSite {
     }
 }
 
+/// A catalog whose product pages share one template: every product page has a nameless
+/// wishlist button, so a baseline written from it holds one page-type entry for `/product/*`.
+enum CatalogSite {
+    static let wishlist = #"<button type="button" class="wishlist"></button>"#
+
+    /// `fixedOn`: the product pages whose wishlist button has a name.
+    static func routes(products: Int = 3, fixedOn: Set<Int> = []) -> [String: TestHTTPResponse] {
+        var routes: [String: TestHTTPResponse] = ["/": GateSite.page("Home", main: "<p>Welcome</p>", chat: false)]
+        for id in 1...products {
+            let button = fixedOn.contains(id) ? #"<button type="button" class="wishlist">Save</button>"# : wishlist
+            routes["/product/\(id)"] = GateSite.page("Product \(id)", main: "<p>Thing \(id)</p>\(button)", chat: false)
+        }
+        return routes
+    }
+
+    /// A server for `routes` whose /sitemap.xml lists `paths` as absolute URLs on itself.
+    static func server(_ routes: [String: TestHTTPResponse], sitemap paths: [String]) throws -> TestHTTPServer {
+        try TestHTTPServer { request in
+            guard request.path == "/sitemap.xml" else { return routes[request.path] ?? .notFound }
+            return sitemap(paths.map { "http://\(host(of: request))\($0)" })
+        }
+    }
+
+    static func host(of request: TestHTTPRequest) -> String {
+        request.headers.first { $0.name.lowercased() == "host" }?.value ?? "127.0.0.1"
+    }
+
+    static func sitemap(_ urls: [String]) -> TestHTTPResponse {
+        TestHTTPResponse(
+            status: 200, headers: [(name: "Content-Type", value: "application/xml")],
+            body: Array(("<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                + urls.map { "<url><loc>\($0)</loc></url>" }.joined() + "</urlset>").utf8)
+        )
+    }
+}
+
 /// Runs gates against servers and keeps the files of one test in a temporary folder.
 final class GateFixture {
     let folder: String

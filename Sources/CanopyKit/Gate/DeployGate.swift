@@ -65,20 +65,26 @@ public struct DeployGate: Sendable {
             return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
         }
 
-        let plan: CrawlPlan
+        let pages: PagePlan
         do {
-            plan = try makePlan(options, configuration: configuration, policy: policy)
+            pages = try makePlan(options, configuration: configuration, policy: policy)
         } catch let failure as GateFailure {
             return Outcome(exitStatus: failure.status, messages: ["error: \(failure.message)"])
         } catch {
             return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
         }
+        let plan = pages.plan
 
         let sink = GateSink()
+        let summary: CrawlSummary
         do throws(FetchError) {
-            _ = try SiteCrawler(plan: plan, sink: sink, progress: progress).run()
+            summary = try SiteCrawler(plan: plan, sink: sink, progress: progress).run()
         } catch {
             return Outcome(exitStatus: .couldNotAudit, messages: ["error: the gate could not run: \(error.description)"])
+        }
+        var cut = pages.cut
+        if summary.skippedByLimit > 0 {
+            cut = "limits.max-pages (\(plan.maxPages)) was reached: \(summary.skippedByLimit) more pages found were not audited"
         }
 
         let evaluator = GateEvaluator(policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare)
@@ -86,7 +92,7 @@ public struct DeployGate: Sendable {
         var report = GateReport(
             created: ISO8601DateFormatter().string(from: now()), result: .passed, exitCode: 0, failOn: policy.failOn.rawValue,
             baseline: policy.baseline, pages: evaluated.pages, findings: evaluated.findings, fixed: evaluated.fixed,
-            expiredWaivers: evaluated.expired, budgets: evaluated.budgets, seconds: 0
+            expiredWaivers: evaluated.expired, budgets: evaluated.budgets, seconds: 0, pageSource: pages.source, pageListCut: cut
         )
         let status: ExitStatus
         if report.pages.isEmpty || !report.unauditedPages.isEmpty {
@@ -148,7 +154,15 @@ public struct DeployGate: Sendable {
         let message: String
     }
 
-    private func makePlan(_ options: Options, configuration: CrawlConfiguration, policy: GatePolicy) throws -> CrawlPlan {
+    /// The crawl that visits the gate's pages, where they came from, and why the list is
+    /// shorter than its source, if it is.
+    private struct PagePlan {
+        var plan: CrawlPlan
+        var source: GateReport.PageSource
+        var cut: String?
+    }
+
+    private func makePlan(_ options: Options, configuration: CrawlConfiguration, policy: GatePolicy) throws -> PagePlan {
         let listed = !options.urls.isEmpty || options.urlsFile != nil
         let chosen = [listed, options.sitemap != nil, options.crawl].filter { $0 }.count
         guard chosen == 1 else {
@@ -165,14 +179,19 @@ public struct DeployGate: Sendable {
                 var overrides = CrawlOverrides()
                 overrides.startURLs = configuration.startURLs.map { policy.rewrites.apply($0.string) }
                 crawl = try configuration.applying(overrides)
-                return try CrawlPlan(configuration: crawl)
+                return PagePlan(plan: try CrawlPlan(configuration: crawl), source: .crawl)
             } catch {
                 throw GateFailure(status: .usageError, message: error.description)
             }
         }
         var pages = options.urls
+        var cut: String?
         if let file = options.urlsFile { pages += try readURLList(file) }
-        if let sitemap = options.sitemap { pages += try sitemapPages(policy.rewrites.apply(sitemap), configuration: configuration, rewrites: policy.rewrites) }
+        if let sitemap = options.sitemap {
+            let listed = try sitemapPages(policy.rewrites.apply(sitemap), configuration: configuration, rewrites: policy.rewrites)
+            pages += listed.urls
+            cut = listed.cut
+        }
         pages = pages.map { policy.rewrites.apply($0) }
         guard !pages.isEmpty else { throw GateFailure(status: .usageError, message: "no page to gate: the list is empty") }
 
@@ -197,7 +216,7 @@ public struct DeployGate: Sendable {
         plan.honoursRobots = false
         plan.scope = CrawlScope(startURLs: plan.startURLs)
         plan.maxPages = max(plan.startURLs.count, 1)
-        return plan
+        return PagePlan(plan: plan, source: options.sitemap != nil ? .sitemap : .urls, cut: cut)
     }
 
     private func readURLList(_ path: String) throws -> [String] {
@@ -212,36 +231,18 @@ public struct DeployGate: Sendable {
     }
 
     /// The pages a sitemap (or a tree of sitemap indexes) lists, in order, rewritten.
-    private func sitemapPages(_ sitemap: String, configuration: CrawlConfiguration, rewrites: [URLRewrite]) throws -> [String] {
-        let fetcher = Fetcher()
-        var queue = [sitemap], seen: Set<String> = [], pages: [String] = []
-        while let next = queue.first, seen.count < 100 {
-            queue.removeFirst()
-            guard seen.insert(next).inserted else { continue }
-            let request = FetchRequest(
-                url: next, timeout: configuration.limits.timeout, connectTimeout: configuration.limits.connectTimeout,
-                maxRedirects: configuration.limits.maxRedirects, userAgent: configuration.politeness.userAgent
-            )
-            let response: FetchResponse
-            do {
-                response = try fetcher.fetch(request)
-            } catch {
-                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) could not be fetched: \(error.description)")
-            }
-            guard (200..<300).contains(response.status) else {
-                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) answered HTTP \(response.status)")
-            }
-            let parsed: Sitemap
-            do {
-                parsed = try SitemapParser().parse(response.body)
-            } catch {
-                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) could not be read: \(error.description)")
-            }
-            queue += parsed.sitemapURLs.map { rewrites.apply($0) }
-            pages += parsed.pageURLs
+    private func sitemapPages(_ sitemap: String, configuration: CrawlConfiguration, rewrites: [URLRewrite]) throws -> SitemapPageList.Pages {
+        let url: CrawlURL
+        do {
+            url = try configuration.normalizer.normalize(sitemap)
+        } catch {
+            throw GateFailure(status: .usageError, message: "--sitemap \(sitemap): \(error)")
         }
-        var unique: Set<String> = []
-        return Array(pages.filter { unique.insert($0).inserted }.prefix(configuration.limits.maxPages))
+        do {
+            return try SitemapPageList(configuration: configuration, sitemap: url, rewrites: rewrites).pages(from: url)
+        } catch {
+            throw GateFailure(status: .couldNotAudit, message: error.description)
+        }
     }
 }
 

@@ -33,6 +33,7 @@ struct GateOutputs {
 
     func text() -> String {
         var lines = ["canopy gate: \(headline) — \(countsLine)"]
+        if let cut = report.pageListCut { lines.append("page list cut: \(cut)") }
         for page in report.unauditedPages {
             lines.append("could not audit \(page.url): \(page.error ?? "not audited")")
         }
@@ -186,7 +187,7 @@ struct GateOutputs {
                     "executionSuccessful": report.result != .couldNotAudit, "exitCode": Int(report.exitCode),
                     "toolExecutionNotifications": report.unauditedPages.map { page in
                         ["level": "error", "message": ["text": "could not audit \(page.url): \(page.error ?? "not audited")"]]
-                    },
+                    } + (report.pageListCut.map { [["level": "warning", "message": ["text": "page list cut: \($0)"]]] } ?? []),
                 ]],
             ]],
         ]
@@ -202,6 +203,7 @@ struct GateOutputs {
 
     func markdown() -> String {
         var md = "## Canopy accessibility gate: \(headline)\n\n\(countsLine).\n\n"
+        if let cut = report.pageListCut { md += "**Page list cut:** \(Self.md(cut))\n\n" }
         if !report.unauditedPages.isEmpty {
             md += "### Could not audit\n\n"
             for page in report.unauditedPages { md += "- \(Self.md(page.url)): \(Self.md(page.error ?? "not audited"))\n" }

@@ -95,6 +95,15 @@ public struct GateReport: Sendable, Codable, Equatable {
     public var expiredWaivers: [ExpiredWaiver]
     public var budgets: [BudgetUse]
     public var seconds: Double
+    /// Where the pages came from: listed URLs, a sitemap or a crawl.
+    public var pageSource: PageSource?
+    /// Why the gate audited fewer pages than its source lists (a sitemap or a crawl past
+    /// limits.max-pages); nil when it audited them all.
+    public var pageListCut: String?
+
+    public enum PageSource: String, Sendable, Codable {
+        case urls, sitemap, crawl
+    }
 
     public var failing: [Finding] { findings.filter(\.fails) }
     public var unauditedPages: [Page] { pages.filter { !$0.audited } }
