@@ -74,9 +74,16 @@ struct BaselineCommand: ParsableCommand {
         @Flag(name: .customLong("add-new"), help: "Also add the source's issues the baseline does not have.")
         var addNew = false
 
+        @Flag(
+            name: .customLong("prune-templates"),
+            help: "Also remove page-type and component entries that no audited page of theirs shows, when the source audited only part of the site."
+        )
+        var pruneTemplates = false
+
         func run() throws {
             let outcome = BaselineMaintenance().update(
-                baselinePath: baseline, from: source.source, output: output, addNew: addNew, includeIncomplete: source.includeIncomplete
+                baselinePath: baseline, from: source.source, output: output, addNew: addNew, includeIncomplete: source.includeIncomplete,
+                pruneTemplates: pruneTemplates
             )
             try finish(outcome)
         }

@@ -97,6 +97,8 @@ struct GateCommandLineTests {
         let updated = try cli.canopy(["baseline", "update", "--baseline", baseline, "--from-run", output])
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stderr.contains("0 fixed removed, 1 kept"))
+        let pruned = try cli.canopy(["baseline", "update", "--baseline", baseline, "--from-run", output, "--prune-templates"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
 
         let production = try cli.canopy([
             "baseline", "create", "--from-run", output, "-o", folder.file("production.json"),

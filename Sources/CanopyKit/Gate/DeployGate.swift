@@ -87,12 +87,17 @@ public struct DeployGate: Sendable {
             cut = "limits.max-pages (\(plan.maxPages)) was reached: \(summary.skippedByLimit) more pages found were not audited"
         }
 
-        let evaluator = GateEvaluator(policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare)
+        let rulesRun = Set(plan.auditor.rules.map(\.metadata.id))
+        let evaluator = GateEvaluator(
+            policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare,
+            rulesRun: rulesRun, sourceCoversSite: pages.source != .urls && cut == nil
+        )
         let evaluated = evaluator.evaluate(sink.pages)
         var report = GateReport(
             created: ISO8601DateFormatter().string(from: now()), result: .passed, exitCode: 0, failOn: policy.failOn.rawValue,
             baseline: policy.baseline, pages: evaluated.pages, findings: evaluated.findings, fixed: evaluated.fixed,
-            expiredWaivers: evaluated.expired, budgets: evaluated.budgets, seconds: 0, pageSource: pages.source, pageListCut: cut
+            expiredWaivers: evaluated.expired, budgets: evaluated.budgets, seconds: 0, notSeen: evaluated.notSeen,
+            rulesRun: rulesRun.sorted(), pageSource: pages.source, pageListCut: cut
         )
         let status: ExitStatus
         if report.pages.isEmpty || !report.unauditedPages.isEmpty {

@@ -56,6 +56,10 @@ struct GateOutputs {
         for entry in report.fixed.prefix(20) {
             lines.append("fixed: \(entry.rule) on \(entry.scopeDescription) (\(entry.target)) — remove it with `canopy baseline update`")
         }
+        for entry in (report.notSeen ?? []).prefix(20) {
+            lines.append("not seen: \(entry.rule) on \(entry.scopeDescription) (\(entry.target)) — none of the audited pages has it, "
+                + "but the gate did not audit the whole site; `canopy baseline update` keeps it unless --prune-templates")
+        }
         let vendors = Dictionary(grouping: report.findings.filter { $0.owner != nil && !$0.fails }, by: { $0.owner! })
         for (owner, findings) in vendors.sorted(by: { $0.key < $1.key }) {
             lines.append("vendor \(owner): \(findings.count) findings reported, not failing")
@@ -235,6 +239,11 @@ struct GateOutputs {
         if !report.fixed.isEmpty {
             md += "### Fixed (remove from the baseline with `canopy baseline update`)\n\n"
             for entry in report.fixed { md += "- `\(entry.rule)` on \(Self.md(entry.scopeDescription)): \(Self.code(entry.target))\n" }
+            md += "\n"
+        }
+        if let notSeen = report.notSeen, !notSeen.isEmpty {
+            md += "### Not seen on the audited pages (kept: the gate did not audit the whole site)\n\n"
+            for entry in notSeen { md += "- `\(entry.rule)` on \(Self.md(entry.scopeDescription)): \(Self.code(entry.target))\n" }
             md += "\n"
         }
         let waived = report.findings.filter { !$0.fails && $0.status != .baselined }

@@ -95,6 +95,12 @@ public struct GateReport: Sendable, Codable, Equatable {
     public var expiredWaivers: [ExpiredWaiver]
     public var budgets: [BudgetUse]
     public var seconds: Double
+    /// Page-type and component entries whose issue no audited page of their template shows,
+    /// while the gate did not audit the whole site: kept by `canopy baseline update` unless
+    /// `--prune-templates`.
+    public var notSeen: [Baseline.Entry]?
+    /// The rules run on every audited page; an entry of another rule is never taken for fixed.
+    public var rulesRun: [String]?
     /// Where the pages came from: listed URLs, a sitemap or a crawl.
     public var pageSource: PageSource?
     /// Why the gate audited fewer pages than its source lists (a sitemap or a crawl past
@@ -103,6 +109,12 @@ public struct GateReport: Sendable, Codable, Equatable {
 
     public enum PageSource: String, Sendable, Codable {
         case urls, sitemap, crawl
+    }
+
+    /// The gate audited every page of the site: a crawl or a whole sitemap, nothing cut, no
+    /// page it could not audit. Only such a run confirms a template-wide entry fixed.
+    public var coversWholeSite: Bool {
+        (pageSource == .crawl || pageSource == .sitemap) && pageListCut == nil && unauditedPages.isEmpty
     }
 
     public var failing: [Finding] { findings.filter(\.fails) }
@@ -146,8 +158,22 @@ struct GateEvaluator {
     let today: WaiverDate
     /// Share of the audited pages a component must be on to be site-wide (as in the store).
     let componentShare: Double
+    /// The rules run on every audited page.
+    let rulesRun: Set<String>
+    /// The pages came from a source that holds the whole site (a crawl, a sitemap) and were
+    /// not cut short; with every page audited, the gate saw the whole site.
+    let sourceCoversSite: Bool
 
-    func evaluate(_ crawled: [CrawledPage]) -> (pages: [GateReport.Page], findings: [GateReport.Finding], fixed: [Baseline.Entry], expired: [GateReport.ExpiredWaiver], budgets: [GateReport.BudgetUse]) {
+    struct Evaluation {
+        var pages: [GateReport.Page]
+        var findings: [GateReport.Finding]
+        var fixed: [Baseline.Entry]
+        var notSeen: [Baseline.Entry]
+        var expired: [GateReport.ExpiredWaiver]
+        var budgets: [GateReport.BudgetUse]
+    }
+
+    func evaluate(_ crawled: [CrawledPage]) -> Evaluation {
         // A page that redirects to another listed page is audited under that one's URL.
         let crawled = crawled.filter { $0.audited || $0.error != nil || $0.skippedReason?.hasSuffix("crawled under that URL") != true }
             .sorted { $0.url < $1.url }
@@ -232,11 +258,21 @@ struct GateEvaluator {
             }
         }
 
-        // Fixed: entries matching nothing although a page they cover was audited.
-        var fixed: [Baseline.Entry] = []
+        // Fixed: entries matching nothing although the gate looked for their issue.
+        let coverage = BaselineCoverage(
+            pages: Dictionary(
+                pages.filter(\.audited).map { ($0.url, BaselineCoverage.Page(components: Set($0.components), rules: rulesRun)) },
+                uniquingKeysWith: { first, _ in first }
+            ),
+            coversWholeSite: sourceCoversSite && pages.allSatisfy { $0.error == nil }
+        )
+        var fixed: [Baseline.Entry] = [], notSeen: [Baseline.Entry] = []
         for (entryIndex, entry) in entries.enumerated() where !matchedEntries.contains(entryIndex) {
-            let covered = pages.contains { $0.audited && entry.isCovered(byPage: $0.url, components: Set($0.components), rewrites: policy.rewrites) }
-            if covered { fixed.append(entry) }
+            switch coverage.verdict(forUnmatched: entry, rewrites: policy.rewrites) {
+            case .fixed: fixed.append(entry)
+            case .notConfirmed: notSeen.append(entry)
+            case .notLookedAt: break
+            }
         }
         let expired = expiredMatches.keys.sorted().map { index in
             let entry = entries[index]
@@ -248,7 +284,7 @@ struct GateEvaluator {
                 fails: fails, note: fails ? nil : matched.lazy.compactMap { policyNotes[$0] }.first
             )
         }
-        return (pages, findings, fixed, expired, budgetUses)
+        return Evaluation(pages: pages, findings: findings, fixed: fixed, notSeen: notSeen, expired: expired, budgets: budgetUses)
     }
 
     private func isExpired(_ entry: Baseline.Entry) -> Bool {
