@@ -319,6 +319,7 @@ public final class SiteCrawler: @unchecked Sendable {
         }
         let (decision, alreadySeen) = lock.withLock { (plan.scope.decision(for: target), seen.contains(target)) }
         guard decision == .inScope else {
+            page.redirectedOutOfScope = decision
             page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
             return false
         }

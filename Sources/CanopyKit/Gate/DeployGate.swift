@@ -90,7 +90,7 @@ public struct DeployGate: Sendable {
         let rulesRun = Set(plan.auditor.rules.map(\.metadata.id))
         let evaluator = GateEvaluator(
             policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare,
-            rulesRun: rulesRun, sourceCoversSite: pages.source != .urls && cut == nil
+            rulesRun: rulesRun, sourceCoversSite: pages.source != .urls && cut == nil, requestedURLs: Set(plan.startURLs.map(\.string))
         )
         let evaluated = evaluator.evaluate(sink.pages)
         var report = GateReport(
@@ -100,7 +100,7 @@ public struct DeployGate: Sendable {
             rulesRun: rulesRun.sorted(), pageSource: pages.source, pageListCut: cut
         )
         let status: ExitStatus
-        if report.pages.isEmpty || !report.unauditedPages.isEmpty {
+        if !report.pages.contains(where: \.audited) || !report.unauditedPages.isEmpty {
             status = .couldNotAudit
             report.result = .couldNotAudit
         } else if !report.failing.isEmpty {
@@ -215,11 +215,14 @@ public struct DeployGate: Sendable {
             throw GateFailure(status: .usageError, message: error.description)
         }
         // Exactly the listed pages: no links followed, no sitemap, no robots.txt (the team
-        // gates its own deploy), no scope pattern turning a listed page away.
+        // gates its own deploy), no scope pattern turning a listed page away. A listed page may
+        // redirect within its host, on any scheme or port (http to https); a redirect to
+        // another host (a login service, another site) leaves the page unaudited.
         plan.maxDepth = 0
         plan.sitemaps = .none
         plan.honoursRobots = false
         plan.scope = CrawlScope(startURLs: plan.startURLs)
+        for url in plan.startURLs { plan.scope.addHost(url.host) }
         plan.maxPages = max(plan.startURLs.count, 1)
         return PagePlan(plan: plan, source: options.sitemap != nil ? .sitemap : .urls, cut: cut)
     }

@@ -1,3 +1,4 @@
+import CanopyCrawl
 import CanopyRules
 import CanopyStore
 import Foundation
@@ -15,9 +16,13 @@ public struct GateReport: Sendable, Codable, Equatable {
     public struct Page: Sendable, Codable, Equatable {
         public var url: String
         public var status: Int?
-        /// Why the page was not audited; nil when it was.
+        /// Why a page that should have been audited could not be (unreachable, an HTTP error,
+        /// a listed page that is not HTML or redirects to another host): the gate exits 3.
         public var error: String?
         public var audited: Bool
+        /// Why a page the crawl came across was left out by design (a linked PDF, a link
+        /// redirecting out of scope): reported, not a failure.
+        public var skipped: String?
         public var pageType: String?
         /// Component candidates on the page (keys), to tell a fixed issue from one not looked at.
         public var components: [String]
@@ -118,7 +123,9 @@ public struct GateReport: Sendable, Codable, Equatable {
     }
 
     public var failing: [Finding] { findings.filter(\.fails) }
-    public var unauditedPages: [Page] { pages.filter { !$0.audited } }
+    /// Pages that should have been audited and could not be.
+    public var unauditedPages: [Page] { pages.filter { !$0.audited && $0.skipped == nil } }
+    public var skippedPages: [Page] { pages.filter { !$0.audited && $0.skipped != nil } }
 
     public static func load(contentsOf path: String) throws(GateError) -> GateReport {
         guard let data = FileManager.default.contents(atPath: path) else { throw .usage("\(path): no such gate output file") }
@@ -163,6 +170,9 @@ struct GateEvaluator {
     /// The pages came from a source that holds the whole site (a crawl, a sitemap) and were
     /// not cut short; with every page audited, the gate saw the whole site.
     let sourceCoversSite: Bool
+    /// The listed pages, or a crawl's start URLs: such a page not audited, for whatever
+    /// reason, is a failure; a page the crawl only came across may be skipped by design.
+    let requestedURLs: Set<String>
 
     struct Evaluation {
         var pages: [GateReport.Page]
@@ -186,10 +196,10 @@ struct GateEvaluator {
         for page in crawled {
             var rules = Set(page.record.passCounts.filter { $0.value > 0 }.keys)
             rules.formUnion(page.record.findings.map(\.ruleID))
+            let (error, skipped) = page.audited ? (nil, nil) : whyNotAudited(page)
             pages.append(GateReport.Page(
-                url: page.url, status: page.record.statusCode,
-                error: page.audited ? nil : page.error ?? page.skippedReason ?? "not audited",
-                audited: page.audited, pageType: pageTypes[page.url],
+                url: page.url, status: page.record.statusCode, error: error, audited: page.audited, skipped: skipped,
+                pageType: pageTypes[page.url],
                 components: Array(Set(page.record.components.map(\.key))).sorted(), rules: rules.sorted(),
                 seconds: page.record.auditMilliseconds.map { $0 / 1000 }
             ))
@@ -264,6 +274,7 @@ struct GateEvaluator {
                 pages.filter(\.audited).map { ($0.url, BaselineCoverage.Page(components: Set($0.components), rules: rulesRun)) },
                 uniquingKeysWith: { first, _ in first }
             ),
+            // Pages skipped by design (a PDF, a link leaving the site) are not pages of the site.
             coversWholeSite: sourceCoversSite && pages.allSatisfy { $0.error == nil }
         )
         var fixed: [Baseline.Entry] = [], notSeen: [Baseline.Entry] = []
@@ -285,6 +296,18 @@ struct GateEvaluator {
             )
         }
         return Evaluation(pages: pages, findings: findings, fixed: fixed, notSeen: notSeen, expired: expired, budgets: budgetUses)
+    }
+
+    /// A failure (`error`) or a skip by design (`skipped`), in words that say where a
+    /// redirect went.
+    private func whyNotAudited(_ page: CrawledPage) -> (error: String?, skipped: String?) {
+        if let error = page.error { return (error, nil) }
+        var reason = page.skippedReason ?? "not audited"
+        if page.redirectedOutOfScope == .offOrigin, let target = page.redirects.last?.to,
+           let from = try? CrawlURL(page.url), let to = try? CrawlURL(target), from.host != to.host {
+            reason = "redirected to another host: \(target)"
+        }
+        return requestedURLs.contains(page.url) ? (reason, nil) : (nil, reason)
     }
 
     private func isExpired(_ entry: Baseline.Entry) -> Bool {
