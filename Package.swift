@@ -77,6 +77,8 @@ let package = Package(
             name: "canopy-crawl-bench",
             dependencies: ["CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules"]
         ),
+        // `canopy gate` end to end over 50 pages served on loopback by the program itself.
+        .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit"]),
         // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
         .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore"]),
         // Fuzz targets (docs/fuzzing.md); a plain build is their corpus replayer.
