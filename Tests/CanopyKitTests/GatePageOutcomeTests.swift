@@ -57,6 +57,18 @@ struct GatePageOutcomeTests {
         #expect(outcome.messages.joined(separator: "\n").contains("could not audit \(server.url("/gone")): HTTP 404"))
     }
 
+    @Test("a listed page that is not HTML could not be audited: listing it asks for its audit")
+    func listedNotHTML() throws {
+        let server = try TestHTTPServer.routes(GateSite.routes("before").merging([
+            "/guide.pdf": TestHTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/pdf")], body: Array("%PDF-1.4".utf8)),
+        ]) { _, new in new })
+        let fixture = try GateFixture()
+        let outcome = try fixture.gate([server.url("/"), server.url("/guide.pdf")])
+        #expect(outcome.exitStatus == .couldNotAudit)
+        #expect(outcome.report?.skippedPages.isEmpty == true)
+        #expect(outcome.messages.joined(separator: "\n").contains("could not audit \(server.url("/guide.pdf")): not HTML (application/pdf)"))
+    }
+
     @Test("a listed page that redirects within its host (another scheme or port) is audited under its listed URL")
     func listedRedirectSameHost() throws {
         let secure = try TestHTTPServer.routes(GateSite.routes("before"))

@@ -5,8 +5,9 @@ import Foundation
 
 /// What `canopy gate` does: audit a deploy's pages with the crawl's fetcher, rules, exclusions
 /// and owners, compare the findings with the baseline, apply the policy, and write the outputs.
-/// Exit status: 0 passed, 1 new failures, 2 bad usage or configuration, 3 a page could not be
-/// audited (which is a failure of the gate, never a pass).
+/// Exit status: 0 passed, 1 new failures, 2 bad usage or configuration, 3 a page that should
+/// have been audited could not be (a failure of the gate, never a pass); pages a crawl leaves
+/// out by design are reported as skipped.
 public struct DeployGate: Sendable {
     public struct Options: Sendable {
         public var configPath: String?
