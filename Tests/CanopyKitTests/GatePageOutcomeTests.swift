@@ -57,6 +57,18 @@ struct GatePageOutcomeTests {
         #expect(outcome.messages.joined(separator: "\n").contains("could not audit \(server.url("/gone")): HTTP 404"))
     }
 
+    @Test("--crawl: a crawl stopped by limits.max-pages says so, and does not count as the whole site")
+    func crawlCut() throws {
+        let server = try TestHTTPServer.routes(GateSite.routes("before"))
+        let fixture = try GateFixture()
+        let outcome = try fixture.gate([], extra: "start: \(server.url("/"))", maxPages: 1) { $0.crawl = true }
+        let report = try #require(outcome.report)
+        #expect(report.pages.map(\.url) == [server.url("/")])
+        #expect(report.pageListCut == "limits.max-pages (1) was reached: 1 more pages found were not audited")
+        #expect(!report.coversWholeSite)
+        #expect(outcome.messages[0].contains("page list cut: limits.max-pages (1) was reached"))
+    }
+
     @Test("a listed page that is not HTML could not be audited: listing it asks for its audit")
     func listedNotHTML() throws {
         let server = try TestHTTPServer.routes(GateSite.routes("before").merging([

@@ -83,10 +83,10 @@ public struct DeployGate: Sendable {
         } catch {
             return Outcome(exitStatus: .couldNotAudit, messages: ["error: the gate could not run: \(error.description)"])
         }
-        var cut = pages.cut
-        if summary.skippedByLimit > 0 {
-            cut = "limits.max-pages (\(plan.maxPages)) was reached: \(summary.skippedByLimit) more pages found were not audited"
-        }
+        let limitReached = summary.skippedByLimit > 0
+            ? "limits.max-pages (\(plan.maxPages)) was reached: \(summary.skippedByLimit) more pages found were not audited" : nil
+        let cuts = [pages.cut, limitReached].compactMap { $0 }
+        let cut = cuts.isEmpty ? nil : cuts.joined(separator: "; ")
 
         let rulesRun = Set(plan.auditor.rules.map(\.metadata.id))
         let evaluator = GateEvaluator(
