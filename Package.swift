@@ -80,6 +80,8 @@ let package = Package(
         // Made-up weekly runs of a large site, recorded straight into a store: for the report
         // benchmark and tests, never shipped in a library product.
         .target(name: "CanopySyntheticHistory", dependencies: ["CanopyStore", "CanopyRules"]),
+        // `canopy gate` end to end over 50 pages served on loopback by the program itself.
+        .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit"]),
         // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
         .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopySyntheticHistory"]),
         // Fuzz targets (docs/fuzzing.md); a plain build is their corpus replayer.

@@ -16,6 +16,9 @@ public struct CrawlScope: Sendable {
     }
 
     public private(set) var origins: Set<Origin>
+    /// Hosts in scope on any scheme and port (lowercase), e.g. a gate's listed pages, whose
+    /// http URL may move to https.
+    public private(set) var hosts: Set<String> = []
     public let include: [URLPattern]
     public let exclude: [URLPattern]
 
@@ -31,8 +34,13 @@ public struct CrawlScope: Sendable {
         origins.insert(origin)
     }
 
+    /// Adds a host on every scheme and port.
+    public mutating func addHost(_ host: String) {
+        hosts.insert(host.lowercased())
+    }
+
     public func decision(for url: CrawlURL) -> Decision {
-        guard origins.contains(url.origin) else { return .offOrigin }
+        guard origins.contains(url.origin) || hosts.contains(url.host) else { return .offOrigin }
         if exclude.contains(where: { $0.matches(url) }) { return .excludedByPattern }
         if !include.isEmpty, !include.contains(where: { $0.matches(url) }) { return .notIncluded }
         return .inScope

@@ -3,7 +3,8 @@
 // memory (max RSS) is its own. Build with `-c release`; serve the site first (../shared/corpus/serve.sh).
 //
 //   swift run -c release canopy-crawl-bench [--start URL] [--prefix PATH] [--urls FILE]
-//   swift run -c release canopy-crawl-bench --gate [--gate-pages N] [--rounds N]   (`canopy gate` end to end)
+//
+// (`canopy gate` has its own, self-contained benchmark: canopy-gate-bench.)
 //
 // Defaults: start http://127.0.0.1:8081/java.base/module-summary.html, scope /java.base/, and the
 // fetch-only and parse passes over ../shared/corpus/reachable-javadoc-java.base.txt.
@@ -109,48 +110,6 @@ func runMode(_ mode: String) throws -> Measurement {
     default:
         throw CocoaError(.featureUnsupported)
     }
-}
-
-/// `canopy gate` end to end over the first N pages of the URL list, as a deploy pipeline runs it:
-/// configuration, fetch, audit, baseline comparison (against a baseline of the same pages, so
-/// every finding is matched) and all four output files. Prints each round's wall time.
-func gateBenchmark() throws {
-    let pageCount = Int(option("--gate-pages", "50")) ?? 50
-    let rounds = Int(option("--rounds", "5")) ?? 5
-    let origin = try Origin(start)
-    let paths = try String(contentsOfFile: urlsFile, encoding: .utf8).split(separator: "\n").prefix(pageCount)
-    let folder = NSTemporaryDirectory() + "canopy-gate-bench-\(getpid())"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    var options = DeployGate.Options()
-    options.urls = paths.map { origin.description + $0 }
-    options.outputPath = folder + "/gate.json"
-    // A first run writes the baseline the timed rounds compare with.
-    _ = DeployGate().run(options)
-    _ = BaselineMaintenance().create(from: .init(fromRun: folder + "/gate.json"), to: folder + "/baseline.json")
-    options.baselinePath = folder + "/baseline.json"
-    options.junitPath = folder + "/junit.xml"
-    options.sarifPath = folder + "/results.sarif"
-    options.summaryPath = folder + "/summary.md"
-    var times: [Double] = []
-    for round in 1...rounds {
-        let begin = ContinuousClock.now
-        let outcome = DeployGate().run(options)
-        let elapsed = seconds(since: begin)
-        times.append(elapsed)
-        let report = outcome.report
-        print(String(format: "gate round %d: %d pages, %d findings (%d failing), exit %d, %.3f s", round,
-                     report?.pages.filter(\.audited).count ?? 0, report?.findings.count ?? 0, report?.failing.count ?? 0,
-                     outcome.exitStatus.rawValue, elapsed))
-    }
-    let sorted = times.sorted()
-    print(String(format: "gate on %d pages: best %.3f s, median %.3f s (%d cores)", paths.count, sorted[0], sorted[sorted.count / 2],
-                 ProcessInfo.processInfo.activeProcessorCount))
-}
-
-if CommandLine.arguments.contains("--gate") {
-    try gateBenchmark()
-    exit(0)
 }
 
 if let modeIndex = CommandLine.arguments.firstIndex(of: "--mode") {

@@ -23,8 +23,16 @@ struct BaselineCommand: ParsableCommand {
         @Flag(name: .customLong("include-incomplete"), help: "Also list \"needs review\" findings.")
         var includeIncomplete = false
 
+        @Option(
+            name: .customLong("rewrite"),
+            help: ArgumentHelp("A production URL prefix and the deploy's, as given to the gate (repeatable).", valueName: "from=to")
+        )
+        var rewrites: [String] = []
+
         var source: BaselineMaintenance.Source {
-            BaselineMaintenance.Source(fromRun: fromRun, storePath: store, configPath: config, environment: ProcessInfo.processInfo.environment)
+            BaselineMaintenance.Source(
+                fromRun: fromRun, storePath: store, configPath: config, rewrites: rewrites, environment: ProcessInfo.processInfo.environment
+            )
         }
     }
 
@@ -66,13 +74,16 @@ struct BaselineCommand: ParsableCommand {
         @Flag(name: .customLong("add-new"), help: "Also add the source's issues the baseline does not have.")
         var addNew = false
 
-        @Option(name: .customLong("rewrite"), help: ArgumentHelp("Map a production URL prefix to the deploy's (repeatable).", valueName: "from=to"))
-        var rewrites: [String] = []
+        @Flag(
+            name: .customLong("prune-templates"),
+            help: "Also remove page-type and component entries that no audited page of theirs shows, when the source audited only part of the site."
+        )
+        var pruneTemplates = false
 
         func run() throws {
             let outcome = BaselineMaintenance().update(
-                baselinePath: baseline, from: source.source, output: output, addNew: addNew,
-                includeIncomplete: source.includeIncomplete, rewrites: rewrites
+                baselinePath: baseline, from: source.source, output: output, addNew: addNew, includeIncomplete: source.includeIncomplete,
+                pruneTemplates: pruneTemplates
             )
             try finish(outcome)
         }

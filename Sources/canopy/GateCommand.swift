@@ -10,8 +10,11 @@ struct GateCommand: ParsableCommand {
         discussion: """
             Audits the given pages with the crawl's rules, exclusions and owners, compares the \
             findings with the baseline and applies the policy (canopy.yml `gate:`; see docs/gate.md). \
-            Exit codes: 0 passed, 1 new failures, 2 bad usage or configuration, 3 a page could not \
-            be audited (unreachable or an HTTP error: the gate fails, it does not pass).
+            Exit codes: 0 passed, 1 new failures, 2 bad usage or configuration, 3 a page that \
+            should have been audited could not be (unreachable, an HTTP error, a listed page that \
+            is not HTML or redirects to another host): the gate fails, it does not pass. Pages a \
+            crawl leaves out by design (a linked PDF, a link leaving the site) are reported as \
+            skipped.
             """
     )
 
@@ -24,7 +27,10 @@ struct GateCommand: ParsableCommand {
     @Option(name: .customLong("urls"), help: ArgumentHelp("A file of page URLs, one a line (# comments).", valueName: "file"))
     var urlsFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("A sitemap listing the pages (rewritten like baseline URLs).", valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A sitemap listing the pages (rewritten like baseline URLs; cut at limits.max-pages, which the outputs say).", valueName: "url")
+    )
     var sitemap: String?
 
     @Flag(name: .long, help: "Crawl as the configuration says instead of a list of pages.")

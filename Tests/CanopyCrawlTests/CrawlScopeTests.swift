@@ -25,6 +25,16 @@ struct CrawlScopeTests {
         #expect(scope.contains(try url("https://shop.test/")))
     }
 
+    @Test("a host added on its own is in scope on every scheme and port, and no other host is")
+    func wholeHosts() throws {
+        var scope = CrawlScope(startURLs: [try url("http://shop.test/a")])
+        scope.addHost("Shop.Test")
+        #expect(scope.contains(try url("https://shop.test/a")))
+        #expect(scope.contains(try url("http://shop.test:8080/a")))
+        #expect(scope.decision(for: try url("https://www.shop.test/a")) == .offOrigin)
+        #expect(scope.decision(for: try url("https://shop.test.evil.example/a")) == .offOrigin)
+    }
+
     @Test("exclude patterns win over include patterns; with includes, anything else is not included")
     func includeAndExclude() throws {
         let scope = CrawlScope(

@@ -182,6 +182,26 @@ struct GateOutputTests {
         #expect((location?["logicalLocations"] as? [[String: Any]])?.first?["fullyQualifiedName"] as? String != nil)
         #expect(results.contains { $0["baselineState"] as? String == "unchanged" && $0["suppressions"] != nil })
 
+        // SARIF 2.1.0 §3.27.9-10: a result whose kind is not "fail" has level "none".
+        let review = results.filter { $0["kind"] as? String == "review" }
+        #expect(review.map { $0["ruleId"] as? String } == ["autocomplete-valid"])
+        for result in results where result["kind"] as? String != "fail" {
+            #expect(result["level"] as? String == "none", "\(result)")
+        }
+        // A region says where in the page's source: the element's line, never a snippet alone.
+        let body = String(decoding: GateSite.routes("after")["/product/1"]!.body, as: UTF8.self)
+        let buttonLine = body.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("<button type=\"button\"></button>") }! + 1
+        let region = (location?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any]
+        #expect(region?["startLine"] as? Int == buttonLine)
+        for result in results {
+            for location in result["locations"] as? [[String: Any]] ?? [] {
+                if let region = (location["physicalLocation"] as? [String: Any])?["region"] as? [String: Any] {
+                    #expect(region["startLine"] is Int, "\(region)")
+                }
+            }
+        }
+        #expect(((new?["properties"] as? [String: Any])?["snippet"] as? String)?.contains("<button") == true)
+
         // The validator can fail: a result without its message, a wrong version.
         var broken = sarif as! [String: Any]
         broken["version"] = "2.0.0"
@@ -279,6 +299,50 @@ struct GatePolicyTests {
         #expect(throws: GateError.usage("\(fixture.path("c.json")): entries[0]: needs one of component, url or pageType to say where the issue is")) {
             try Baseline.load(contentsOf: fixture.path("c.json"))
         }
+    }
+
+    @Test("a rewrite prefix ends at a boundary: never inside a longer host, port or path segment")
+    func rewriteBoundaries() throws {
+        let host = try URLRewrite(from: "https://example.com", to: "https://staging.example.com")
+        #expect(host.apply("https://example.com") == "https://staging.example.com")
+        #expect(host.apply("https://EXAMPLE.com/a?b#c") == "https://staging.example.com/a?b#c")
+        #expect(host.apply("https://example.com?q=1") == "https://staging.example.com?q=1")
+        #expect(host.apply("https://example.com#top") == "https://staging.example.com#top")
+        #expect(host.apply("https://example.com.evil.net/login") == nil)
+        #expect(host.apply("https://example.community/") == nil)
+        #expect(host.apply("https://example.com:8443/") == nil)
+        #expect(host.apply("http://example.com/") == nil)
+
+        let path = try URLRewrite(from: "https://example.com/shop", to: "https://staging.example.com/store")
+        #expect(path.apply("https://example.com/shop") == "https://staging.example.com/store")
+        #expect(path.apply("https://example.com/shop/1?x") == "https://staging.example.com/store/1?x")
+        #expect(path.apply("https://example.com/shopping") == nil)
+        #expect(path.apply("https://example.com/Shop/1") == nil, "paths compare exactly; only scheme and host ignore case")
+
+        let folder = try URLRewrite(from: "https://example.com/shop/", to: "https://staging.example.com/s/")
+        #expect(folder.apply("https://example.com/shop/1") == "https://staging.example.com/s/1")
+        #expect([host].applyToPageType("//example.com/product/*") == "//staging.example.com/product/*")
+        #expect([host].applyToPageType("//example.community/product/*") == "//example.community/product/*")
+    }
+
+    @Test("a waiver date must be a day of the calendar", arguments: ["2025-02-29", "2025-02-31", "2025-04-31", "2025-00-10", "2025-01-00", "2025-1-01"])
+    func impossibleWaiverDates(text: String) {
+        #expect(WaiverDate(text) == nil)
+    }
+
+    @Test("a baseline entry expiring on a day that does not exist is refused, saying why")
+    func baselineRefusesImpossibleDate() throws {
+        #expect(WaiverDate("2024-02-29") != nil)
+        #expect(WaiverDate("2025-12-31") != nil)
+        let fixture = try GateFixture()
+        let entry = #"{"fingerprint":"a","rule":"image-alt","outcome":"violation","signature":"s","target":"img","snippet":"<img>","url":"https://x/","expires":"2025-02-31"}"#
+        try #"{"version":1,"created":"x","source":"y","entries":[\#(entry)]}"#.write(toFile: fixture.path("b.json"), atomically: true, encoding: .utf8)
+        #expect(throws: GateError.usage("\(fixture.path("b.json")): entries[0].expires: \"2025-02-31\" is not a day of the calendar (February 2025 has 28 days)")) {
+            try Baseline.load(contentsOf: fixture.path("b.json"))
+        }
+        let created = BaselineMaintenance().create(from: .init(fromRun: fixture.path("none.json")), to: fixture.path("c.json"), expires: "2025-06-31")
+        #expect(created.exitStatus == .usageError)
+        #expect(created.messages == ["error: --expires: \"2025-06-31\" is not a day of the calendar (June 2025 has 30 days)"])
     }
 
     @Test("path patterns: * within a segment, ** across segments, page-type queries")

@@ -19,7 +19,8 @@ public struct CrawlPlan: Sendable {
     public var maxDepth = 20
     public var maxRedirects = 10
     /// Sitemap files read at most (indexes can nest and repeat).
-    public var maxSitemaps = 1_000
+    public var maxSitemaps = CrawlPlan.defaultMaxSitemaps
+    public static let defaultMaxSitemaps = 1_000
     public var maxBytesPerPage = FetchRequest.defaultMaxBodyBytes
     public var timeout: Double = 30
     public var connectTimeout: Double = 10

@@ -11,6 +11,9 @@ public struct CrawledPage: Sendable {
     /// Why a fetched page was not audited although nothing failed: not HTML, a redirect to a
     /// page crawled under another URL, a redirect out of scope.
     public var skippedReason: String?
+    /// Set when a redirect led out of the crawl's scope: why the target was turned away (the
+    /// target is the last of `redirects`).
+    public var redirectedOutOfScope: CrawlScope.Decision?
     public var canonicalURL: String?
     public var audited = false
     /// The page's axe-shaped result (violations and incomplete in full), one line of JSON.

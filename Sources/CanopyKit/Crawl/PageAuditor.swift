@@ -55,7 +55,8 @@ struct PageAuditor: Sendable {
                 page.findings.append(FindingRecord(
                     ruleID: rule.metadata.id, impact: rule.metadata.impact, outcome: outcome,
                     target: node.target, snippet: node.html, message: message,
-                    owner: owner(of: node.element), identity: fingerprinter.identity(of: node.element)
+                    owner: owner(of: node.element), identity: fingerprinter.identity(of: node.element),
+                    sourceLine: FindingRecord.sourceLine(of: node.element)
                 ))
             }
         }

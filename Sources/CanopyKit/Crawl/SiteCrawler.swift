@@ -416,6 +416,7 @@ public final class SiteCrawler: @unchecked Sendable {
             if hop.chain.count == 1, plan.startURLs.contains(hop.requested) { widenScope(from: hop.requested, to: target) }
             let decision = scope.decision(for: target)
             guard decision == .inScope else {
+                page.redirectedOutOfScope = decision
                 page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
                 return .end(page)
             }

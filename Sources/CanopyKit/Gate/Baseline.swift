@@ -110,8 +110,12 @@ public struct Baseline: Sendable, Equatable, Codable {
             if let pageType = entry.pageType, !pageType.hasPrefix("/") {
                 throw .usage("\(at).pageType: \"\(pageType)\" is not a page type (it starts with /)")
             }
-            if let expires = entry.expires, WaiverDate(expires) == nil {
-                throw .usage("\(at).expires: expected a date as YYYY-MM-DD, found \"\(expires)\"")
+            if let expires = entry.expires {
+                do {
+                    _ = try WaiverDate.parse(expires)
+                } catch {
+                    throw .usage("\(at).expires: \(error)")
+                }
             }
         }
         return baseline
@@ -222,13 +226,40 @@ extension Baseline.Entry {
 struct WaiverDate: Comparable {
     let year: Int, month: Int, day: Int
 
+    /// nil unless `text` is `YYYY-MM-DD` and names a day of the Gregorian calendar.
     init?(_ text: String) {
+        guard let date = try? Self.parse(text) else { return nil }
+        self = date
+    }
+
+    private init(year: Int, month: Int, day: Int) {
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    /// The date, or why `text` is not one, in words for an error message.
+    static func parse(_ text: String) throws(GateError) -> WaiverDate {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        (self.year, self.month, self.day) = (year, month, day)
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), day >= 1
+        else { throw .usage("expected a date as YYYY-MM-DD, found \"\(text)\"") }
+        let length = daysInMonth(month, of: year)
+        guard day <= length else {
+            throw .usage("\"\(text)\" is not a day of the calendar (\(monthNames[month - 1]) \(parts[0]) has \(length) days)")
+        }
+        return WaiverDate(year: year, month: month, day: day)
+    }
+
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
+
+    private static func daysInMonth(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     init(_ date: Date) {

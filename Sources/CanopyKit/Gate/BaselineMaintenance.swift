@@ -11,12 +11,18 @@ public struct BaselineMaintenance: Sendable {
         /// The run store; by default the configuration's (`output.store`), else Reports/canopy.sqlite.
         public var storePath: String?
         public var configPath: String?
+        /// `FROM=TO` production-to-deploy prefixes, before the configuration's `gate.rewrite`:
+        /// the source's deploy URLs are mapped back to production's through them.
+        public var rewrites: [String]
         public var environment: [String: String] = [:]
 
-        public init(fromRun: String, storePath: String? = nil, configPath: String? = nil, environment: [String: String] = [:]) {
+        public init(
+            fromRun: String, storePath: String? = nil, configPath: String? = nil, rewrites: [String] = [], environment: [String: String] = [:]
+        ) {
             self.fromRun = fromRun
             self.storePath = storePath
             self.configPath = configPath
+            self.rewrites = rewrites
             self.environment = environment
         }
     }
@@ -38,7 +44,13 @@ public struct BaselineMaintenance: Sendable {
         from source: Source, to output: String, includeIncomplete: Bool = false, reason: String? = nil, expires: String? = nil
     ) -> Outcome {
         do {
-            if let expires, WaiverDate(expires) == nil { throw GateError.usage("--expires: expected a date as YYYY-MM-DD, found \"\(expires)\"") }
+            if let expires {
+                do {
+                    _ = try WaiverDate.parse(expires)
+                } catch {
+                    throw GateError.usage("--expires: \(error)")
+                }
+            }
             let loaded = try load(source)
             var entries = Self.entries(for: loaded.candidates.filter { includeIncomplete || $0.outcome == "violation" }, unrewriting: loaded.rewrites)
             for index in entries.indices {
@@ -53,26 +65,33 @@ public struct BaselineMaintenance: Sendable {
         }
     }
 
-    /// Removes the entries whose issue is gone from pages the source looked at; adds entries for
-    /// the source's other issues only when `addNew` says so, so the baseline only ever tightens
-    /// by default. Entries about pages the source did not audit are kept.
+    /// Removes the entries whose issue is gone from pages the source looked at with the entry's
+    /// rule; adds entries for the source's other issues only when `addNew` says so, so the
+    /// baseline only ever tightens by default. Entries the source did not look for are kept, and
+    /// so are page-type and component entries unless the source audited the whole site (or
+    /// `pruneTemplates`): a few clean pages of a template do not show that all its pages are.
     public func update(
         baselinePath: String, from source: Source, output: String? = nil, addNew: Bool = false, includeIncomplete: Bool = false,
-        rewrites extraRewrites: [String] = []
+        pruneTemplates: Bool = false
     ) -> Outcome {
         do {
             var baseline = try Baseline.load(contentsOf: baselinePath)
-            var loaded = try load(source)
-            loaded.rewrites = try extraRewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + loaded.rewrites
-            var kept: [Baseline.Entry] = [], removed: [Baseline.Entry] = []
-            var notCovered = 0
+            let loaded = try load(source)
+            var kept: [Baseline.Entry] = [], removed: [Baseline.Entry] = [], notConfirmed: [Baseline.Entry] = []
+            var notLookedAt = 0
             for entry in baseline.entries {
-                let matched = loaded.candidates.contains { entry.matches($0, rewrites: loaded.rewrites) }
-                let covered = loaded.pages.contains { entry.isCovered(byPage: $0.key, components: $0.value, rewrites: loaded.rewrites) }
-                if !matched && covered {
+                if loaded.candidates.contains(where: { entry.matches($0, rewrites: loaded.rewrites) }) {
+                    kept.append(entry)
+                    continue
+                }
+                switch loaded.coverage.verdict(forUnmatched: entry, rewrites: loaded.rewrites, pruneTemplates: pruneTemplates) {
+                case .fixed:
                     removed.append(entry)
-                } else {
-                    if !covered { notCovered += 1 }
+                case .notConfirmed:
+                    notConfirmed.append(entry)
+                    kept.append(entry)
+                case .notLookedAt:
+                    notLookedAt += 1
                     kept.append(entry)
                 }
             }
@@ -86,8 +105,15 @@ public struct BaselineMaintenance: Sendable {
             baseline = Baseline(created: baseline.created, source: loaded.description, entries: kept + added)
             let target = output ?? baselinePath
             try baseline.write(to: target)
-            var messages = ["wrote \(target): \(removed.count) fixed removed, \(kept.count) kept (\(notCovered) on pages the source did not audit), \(added.count) added"]
+            var messages = [
+                "wrote \(target): \(removed.count) fixed removed, \(kept.count) kept (\(notLookedAt) not looked for by the source, "
+                    + "\(notConfirmed.count) not confirmed: page-type or component entries absent from a part of the site), \(added.count) added",
+            ]
             messages += removed.map { "  fixed: \($0.rule) on \($0.scopeDescription) (\($0.target))" }
+            messages += notConfirmed.map {
+                "  kept, not confirmed: \($0.rule) on \($0.scopeDescription) (\($0.target)); the source did not audit the whole site "
+                    + "(--prune-templates removes it)"
+            }
             return Outcome(exitStatus: .passed, messages: messages, baseline: baseline)
         } catch {
             return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
@@ -99,8 +125,7 @@ public struct BaselineMaintenance: Sendable {
     private struct Loaded {
         var description: String
         var candidates: [BaselineCandidate]
-        /// Audited page URLs and the component keys on each.
-        var pages: [String: Set<String>]
+        var coverage: BaselineCoverage
         var rewrites: [URLRewrite]
     }
 
@@ -113,27 +138,38 @@ public struct BaselineMaintenance: Sendable {
                 throw GateError.usage(error.description)
             }
         }
-        let rewrites = configuration?.gate.rewrites ?? []
+        let rewrites = try source.rewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + (configuration?.gate.rewrites ?? [])
         let from = source.fromRun
         if from.hasSuffix(".json") || (from != "latest" && Int64(from) == nil) {
             let report = try GateReport.load(contentsOf: from)
-            var pages: [String: Set<String>] = [:]
-            for page in report.pages where page.audited { pages[page.url] = Set(page.components) }
-            return Loaded(description: "gate output \(from) of \(report.created)", candidates: report.findings.map(\.candidate), pages: pages, rewrites: rewrites)
+            var pages: [String: BaselineCoverage.Page] = [:]
+            for page in report.pages where page.audited {
+                // Older outputs lack `rulesRun`; the rules that applied to the page are a safe floor.
+                pages[page.url] = BaselineCoverage.Page(components: Set(page.components), rules: Set(report.rulesRun ?? page.rules))
+            }
+            return Loaded(
+                description: "gate output \(from) of \(report.created)", candidates: report.findings.map(\.candidate),
+                coverage: BaselineCoverage(pages: pages, coversWholeSite: report.coversWholeSite), rewrites: rewrites
+            )
         }
         let storePath = source.storePath ?? configuration?.output.storePath ?? CrawlConfiguration(startURLs: []).output.storePath
         guard FileManager.default.fileExists(atPath: storePath) else { throw GateError.usage("\(storePath): no run store there") }
         do {
             let store = try RunStore(path: storePath, readOnly: true)
-            let run: RunID
+            let runs = try store.runs()
+            let stored: StoredRun
             if from == "latest" {
-                guard let latest = try store.runs().last(where: { $0.status == .complete }) else {
+                guard let latest = runs.last(where: { $0.status == .complete }) else {
                     throw GateError.usage("\(storePath): no complete run yet")
                 }
-                run = latest.id
+                stored = latest
             } else {
-                run = RunID(Int64(from)!)
+                guard let listed = runs.first(where: { $0.id == RunID(Int64(from)!) }) else {
+                    throw GateError.usage("\(storePath): there is no run \(from)")
+                }
+                stored = listed
             }
+            let run = stored.id
             let candidates = try store.issueInstances(run: run).map { instance in
                 BaselineCandidate(
                     pageURL: instance.pageURL, pageType: instance.pageType, rule: instance.ruleID, outcome: instance.outcome.rawValue,
@@ -142,7 +178,15 @@ public struct BaselineMaintenance: Sendable {
                     target: instance.target, snippet: instance.snippet, owner: instance.owner
                 )
             }
-            return Loaded(description: "run \(run) of \(storePath)", candidates: candidates, pages: try store.auditedPageComponents(run: run), rewrites: rewrites)
+            let rules = Set(stored.ruleIDs)
+            let pages = try store.auditedPageComponents(run: run).mapValues { BaselineCoverage.Page(components: $0, rules: rules) }
+            // A crawl saw the whole site when it audited every page it planned: none failed,
+            // none was left over at limits.max-pages.
+            let whole = stored.status == .complete && stored.coverage.planned == stored.coverage.crawled
+            return Loaded(
+                description: "run \(run) of \(storePath)", candidates: candidates,
+                coverage: BaselineCoverage(pages: pages, coversWholeSite: whole), rewrites: rewrites
+            )
         } catch let error as GateError {
             throw error
         } catch {

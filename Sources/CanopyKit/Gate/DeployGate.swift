@@ -5,8 +5,9 @@ import Foundation
 
 /// What `canopy gate` does: audit a deploy's pages with the crawl's fetcher, rules, exclusions
 /// and owners, compare the findings with the baseline, apply the policy, and write the outputs.
-/// Exit status: 0 passed, 1 new failures, 2 bad usage or configuration, 3 a page could not be
-/// audited (which is a failure of the gate, never a pass).
+/// Exit status: 0 passed, 1 new failures, 2 bad usage or configuration, 3 a page that should
+/// have been audited could not be (a failure of the gate, never a pass); pages a crawl leaves
+/// out by design are reported as skipped.
 public struct DeployGate: Sendable {
     public struct Options: Sendable {
         public var configPath: String?
@@ -65,31 +66,42 @@ public struct DeployGate: Sendable {
             return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
         }
 
-        let plan: CrawlPlan
+        let pages: PagePlan
         do {
-            plan = try makePlan(options, configuration: configuration, policy: policy)
+            pages = try makePlan(options, configuration: configuration, policy: policy)
         } catch let failure as GateFailure {
             return Outcome(exitStatus: failure.status, messages: ["error: \(failure.message)"])
         } catch {
             return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
         }
+        let plan = pages.plan
 
         let sink = GateSink()
+        let summary: CrawlSummary
         do throws(FetchError) {
-            _ = try SiteCrawler(plan: plan, sink: sink, progress: progress).run()
+            summary = try SiteCrawler(plan: plan, sink: sink, progress: progress).run()
         } catch {
             return Outcome(exitStatus: .couldNotAudit, messages: ["error: the gate could not run: \(error.description)"])
         }
+        let limitReached = summary.skippedByLimit > 0
+            ? "limits.max-pages (\(plan.maxPages)) was reached: \(summary.skippedByLimit) more pages found were not audited" : nil
+        let cuts = [pages.cut, limitReached].compactMap { $0 }
+        let cut = cuts.isEmpty ? nil : cuts.joined(separator: "; ")
 
-        let evaluator = GateEvaluator(policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare)
+        let rulesRun = Set(plan.auditor.rules.map(\.metadata.id))
+        let evaluator = GateEvaluator(
+            policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare,
+            rulesRun: rulesRun, sourceCoversSite: pages.source != .urls && cut == nil, requestedURLs: Set(plan.startURLs.map(\.string))
+        )
         let evaluated = evaluator.evaluate(sink.pages)
         var report = GateReport(
             created: ISO8601DateFormatter().string(from: now()), result: .passed, exitCode: 0, failOn: policy.failOn.rawValue,
             baseline: policy.baseline, pages: evaluated.pages, findings: evaluated.findings, fixed: evaluated.fixed,
-            expiredWaivers: evaluated.expired, budgets: evaluated.budgets, seconds: 0
+            expiredWaivers: evaluated.expired, budgets: evaluated.budgets, seconds: 0, notSeen: evaluated.notSeen,
+            rulesRun: rulesRun.sorted(), pageSource: pages.source, pageListCut: cut
         )
         let status: ExitStatus
-        if report.pages.isEmpty || !report.unauditedPages.isEmpty {
+        if !report.pages.contains(where: \.audited) || !report.unauditedPages.isEmpty {
             status = .couldNotAudit
             report.result = .couldNotAudit
         } else if !report.failing.isEmpty {
@@ -148,7 +160,15 @@ public struct DeployGate: Sendable {
         let message: String
     }
 
-    private func makePlan(_ options: Options, configuration: CrawlConfiguration, policy: GatePolicy) throws -> CrawlPlan {
+    /// The crawl that visits the gate's pages, where they came from, and why the list is
+    /// shorter than its source, if it is.
+    private struct PagePlan {
+        var plan: CrawlPlan
+        var source: GateReport.PageSource
+        var cut: String?
+    }
+
+    private func makePlan(_ options: Options, configuration: CrawlConfiguration, policy: GatePolicy) throws -> PagePlan {
         let listed = !options.urls.isEmpty || options.urlsFile != nil
         let chosen = [listed, options.sitemap != nil, options.crawl].filter { $0 }.count
         guard chosen == 1 else {
@@ -165,14 +185,19 @@ public struct DeployGate: Sendable {
                 var overrides = CrawlOverrides()
                 overrides.startURLs = configuration.startURLs.map { policy.rewrites.apply($0.string) }
                 crawl = try configuration.applying(overrides)
-                return try CrawlPlan(configuration: crawl)
+                return PagePlan(plan: try CrawlPlan(configuration: crawl), source: .crawl)
             } catch {
                 throw GateFailure(status: .usageError, message: error.description)
             }
         }
         var pages = options.urls
+        var cut: String?
         if let file = options.urlsFile { pages += try readURLList(file) }
-        if let sitemap = options.sitemap { pages += try sitemapPages(policy.rewrites.apply(sitemap), configuration: configuration, rewrites: policy.rewrites) }
+        if let sitemap = options.sitemap {
+            let listed = try sitemapPages(policy.rewrites.apply(sitemap), configuration: configuration, rewrites: policy.rewrites)
+            pages += listed.urls
+            cut = listed.cut
+        }
         pages = pages.map { policy.rewrites.apply($0) }
         guard !pages.isEmpty else { throw GateFailure(status: .usageError, message: "no page to gate: the list is empty") }
 
@@ -191,13 +216,16 @@ public struct DeployGate: Sendable {
             throw GateFailure(status: .usageError, message: error.description)
         }
         // Exactly the listed pages: no links followed, no sitemap, no robots.txt (the team
-        // gates its own deploy), no scope pattern turning a listed page away.
+        // gates its own deploy), no scope pattern turning a listed page away. A listed page may
+        // redirect within its host, on any scheme or port (http to https); a redirect to
+        // another host (a login service, another site) leaves the page unaudited.
         plan.maxDepth = 0
         plan.sitemaps = .none
         plan.honoursRobots = false
         plan.scope = CrawlScope(startURLs: plan.startURLs)
+        for url in plan.startURLs { plan.scope.addHost(url.host) }
         plan.maxPages = max(plan.startURLs.count, 1)
-        return plan
+        return PagePlan(plan: plan, source: options.sitemap != nil ? .sitemap : .urls, cut: cut)
     }
 
     private func readURLList(_ path: String) throws -> [String] {
@@ -212,36 +240,18 @@ public struct DeployGate: Sendable {
     }
 
     /// The pages a sitemap (or a tree of sitemap indexes) lists, in order, rewritten.
-    private func sitemapPages(_ sitemap: String, configuration: CrawlConfiguration, rewrites: [URLRewrite]) throws -> [String] {
-        let fetcher = Fetcher()
-        var queue = [sitemap], seen: Set<String> = [], pages: [String] = []
-        while let next = queue.first, seen.count < 100 {
-            queue.removeFirst()
-            guard seen.insert(next).inserted else { continue }
-            let request = FetchRequest(
-                url: next, timeout: configuration.limits.timeout, connectTimeout: configuration.limits.connectTimeout,
-                maxRedirects: configuration.limits.maxRedirects, userAgent: configuration.politeness.userAgent
-            )
-            let response: FetchResponse
-            do {
-                response = try fetcher.fetch(request)
-            } catch {
-                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) could not be fetched: \(error.description)")
-            }
-            guard (200..<300).contains(response.status) else {
-                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) answered HTTP \(response.status)")
-            }
-            let parsed: Sitemap
-            do {
-                parsed = try SitemapParser().parse(response.body)
-            } catch {
-                throw GateFailure(status: .couldNotAudit, message: "the sitemap \(next) could not be read: \(error.description)")
-            }
-            queue += parsed.sitemapURLs.map { rewrites.apply($0) }
-            pages += parsed.pageURLs
+    private func sitemapPages(_ sitemap: String, configuration: CrawlConfiguration, rewrites: [URLRewrite]) throws -> SitemapPageList.Pages {
+        let url: CrawlURL
+        do {
+            url = try configuration.normalizer.normalize(sitemap)
+        } catch {
+            throw GateFailure(status: .usageError, message: "--sitemap \(sitemap): \(error)")
         }
-        var unique: Set<String> = []
-        return Array(pages.filter { unique.insert($0).inserted }.prefix(configuration.limits.maxPages))
+        do {
+            return try SitemapPageList(configuration: configuration, sitemap: url, rewrites: rewrites).pages(from: url)
+        } catch {
+            throw GateFailure(status: .couldNotAudit, message: error.description)
+        }
     }
 }
 

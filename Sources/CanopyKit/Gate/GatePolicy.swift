@@ -129,11 +129,24 @@ public struct URLRewrite: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(from)=\(to)" }
 
-    /// The URL with the prefix replaced; unchanged when it does not start with `from`.
-    /// Scheme and host compare case-insensitively, as URLs do.
+    /// The URL with the prefix replaced; nil when it does not start with `from`. Scheme and
+    /// host compare case-insensitively, as URLs do, the path exactly. The prefix must end at a
+    /// boundary of the URL, so `https://example.com` rewrites neither
+    /// `https://example.com.evil.net/` nor `https://example.community/`, and `/shop` not `/shopping`.
     public func apply(_ url: String) -> String? {
-        guard url.lowercased().hasPrefix(from.lowercased()) else { return nil }
-        return to + url.dropFirst(from.count)
+        let (fromOrigin, fromPath) = Self.splitOrigin(from)
+        let (urlOrigin, urlPath) = Self.splitOrigin(url)
+        guard urlOrigin.lowercased() == fromOrigin.lowercased(), urlPath.hasPrefix(fromPath) else { return nil }
+        let rest = urlPath.dropFirst(fromPath.count)
+        guard fromPath.hasSuffix("/") || rest.first.map({ "/?#".contains($0) }) ?? true else { return nil }
+        return to + rest
+    }
+
+    /// `scheme://authority` and what follows it (path, query, fragment).
+    private static func splitOrigin(_ url: String) -> (origin: Substring, rest: Substring) {
+        guard let separator = url.range(of: "://") else { return (url[...], "") }
+        let end = url[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
+        return (url[..<end], url[end...])
     }
 }
 

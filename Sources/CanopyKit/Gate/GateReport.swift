@@ -1,3 +1,4 @@
+import CanopyCrawl
 import CanopyRules
 import CanopyStore
 import Foundation
@@ -15,9 +16,13 @@ public struct GateReport: Sendable, Codable, Equatable {
     public struct Page: Sendable, Codable, Equatable {
         public var url: String
         public var status: Int?
-        /// Why the page was not audited; nil when it was.
+        /// Why a page that should have been audited could not be (unreachable, an HTTP error,
+        /// a listed page that is not HTML or redirects to another host): the gate exits 3.
         public var error: String?
         public var audited: Bool
+        /// Why a page the crawl came across was left out by design (a linked PDF, a link
+        /// redirecting out of scope): reported, not a failure.
+        public var skipped: String?
         public var pageType: String?
         /// Component candidates on the page (keys), to tell a fixed issue from one not looked at.
         public var components: [String]
@@ -44,6 +49,8 @@ public struct GateReport: Sendable, Codable, Equatable {
         public var outcome: String
         public var target: String
         public var snippet: String
+        /// The element's line in the page's source, when known.
+        public var line: Int?
         public var message: String
         public var owner: String?
         public var signature: String
@@ -66,6 +73,11 @@ public struct GateReport: Sendable, Codable, Equatable {
         public var expires: String
         public var daysAgo: Int
         public var reason: String?
+        /// One of its findings fails the gate. An expired waiver over findings the policy would
+        /// not fail anyway (a vendor's, below fail-on...) is reported only.
+        public var fails: Bool
+        /// Why its findings do not fail, when they do not.
+        public var note: String?
     }
 
     public struct BudgetUse: Sendable, Codable, Equatable {
@@ -88,9 +100,32 @@ public struct GateReport: Sendable, Codable, Equatable {
     public var expiredWaivers: [ExpiredWaiver]
     public var budgets: [BudgetUse]
     public var seconds: Double
+    /// Page-type and component entries whose issue no audited page of their template shows,
+    /// while the gate did not audit the whole site: kept by `canopy baseline update` unless
+    /// `--prune-templates`.
+    public var notSeen: [Baseline.Entry]?
+    /// The rules run on every audited page; an entry of another rule is never taken for fixed.
+    public var rulesRun: [String]?
+    /// Where the pages came from: listed URLs, a sitemap or a crawl.
+    public var pageSource: PageSource?
+    /// Why the gate audited fewer pages than its source lists (a sitemap or a crawl past
+    /// limits.max-pages); nil when it audited them all.
+    public var pageListCut: String?
+
+    public enum PageSource: String, Sendable, Codable {
+        case urls, sitemap, crawl
+    }
+
+    /// The gate audited every page of the site: a crawl or a whole sitemap, nothing cut, no
+    /// page it could not audit. Only such a run confirms a template-wide entry fixed.
+    public var coversWholeSite: Bool {
+        (pageSource == .crawl || pageSource == .sitemap) && pageListCut == nil && unauditedPages.isEmpty
+    }
 
     public var failing: [Finding] { findings.filter(\.fails) }
-    public var unauditedPages: [Page] { pages.filter { !$0.audited } }
+    /// Pages that should have been audited and could not be.
+    public var unauditedPages: [Page] { pages.filter { !$0.audited && $0.skipped == nil } }
+    public var skippedPages: [Page] { pages.filter { !$0.audited && $0.skipped != nil } }
 
     public static func load(contentsOf path: String) throws(GateError) -> GateReport {
         guard let data = FileManager.default.contents(atPath: path) else { throw .usage("\(path): no such gate output file") }
@@ -130,8 +165,25 @@ struct GateEvaluator {
     let today: WaiverDate
     /// Share of the audited pages a component must be on to be site-wide (as in the store).
     let componentShare: Double
+    /// The rules run on every audited page.
+    let rulesRun: Set<String>
+    /// The pages came from a source that holds the whole site (a crawl, a sitemap) and were
+    /// not cut short; with every page audited, the gate saw the whole site.
+    let sourceCoversSite: Bool
+    /// The listed pages, or a crawl's start URLs: such a page not audited, for whatever
+    /// reason, is a failure; a page the crawl only came across may be skipped by design.
+    let requestedURLs: Set<String>
 
-    func evaluate(_ crawled: [CrawledPage]) -> (pages: [GateReport.Page], findings: [GateReport.Finding], fixed: [Baseline.Entry], expired: [GateReport.ExpiredWaiver], budgets: [GateReport.BudgetUse]) {
+    struct Evaluation {
+        var pages: [GateReport.Page]
+        var findings: [GateReport.Finding]
+        var fixed: [Baseline.Entry]
+        var notSeen: [Baseline.Entry]
+        var expired: [GateReport.ExpiredWaiver]
+        var budgets: [GateReport.BudgetUse]
+    }
+
+    func evaluate(_ crawled: [CrawledPage]) -> Evaluation {
         // A page that redirects to another listed page is audited under that one's URL.
         let crawled = crawled.filter { $0.audited || $0.error != nil || $0.skippedReason?.hasSuffix("crawled under that URL") != true }
             .sorted { $0.url < $1.url }
@@ -144,10 +196,10 @@ struct GateEvaluator {
         for page in crawled {
             var rules = Set(page.record.passCounts.filter { $0.value > 0 }.keys)
             rules.formUnion(page.record.findings.map(\.ruleID))
+            let (error, skipped) = page.audited ? (nil, nil) : whyNotAudited(page)
             pages.append(GateReport.Page(
-                url: page.url, status: page.record.statusCode,
-                error: page.audited ? nil : page.error ?? page.skippedReason ?? "not audited",
-                audited: page.audited, pageType: pageTypes[page.url],
+                url: page.url, status: page.record.statusCode, error: error, audited: page.audited, skipped: skipped,
+                pageType: pageTypes[page.url],
                 components: Array(Set(page.record.components.map(\.key))).sorted(), rules: rules.sorted(),
                 seconds: page.record.auditMilliseconds.map { $0 / 1000 }
             ))
@@ -155,7 +207,8 @@ struct GateEvaluator {
                 let placement = finding.identity.component
                 findings.append(GateReport.Finding(
                     url: page.url, pageType: pageTypes[page.url] ?? "/", rule: finding.ruleID, impact: finding.impact.rawValue,
-                    outcome: finding.outcome.rawValue, target: finding.target, snippet: finding.snippet, message: finding.message,
+                    outcome: finding.outcome.rawValue, target: finding.target, snippet: finding.snippet, line: finding.sourceLine,
+                    message: finding.message,
                     owner: finding.owner, signature: finding.identity.elementSignature, component: placement?.candidate.key,
                     componentSignature: placement?.elementSignature,
                     componentSiteWide: placement.map { siteWide.contains($0.candidate) } ?? false,
@@ -168,16 +221,16 @@ struct GateEvaluator {
         // Baseline matching.
         let entries = baseline?.entries ?? []
         var matchedEntries = Set<Int>()
-        var expiredUsed: [Int: Bool] = [:]
+        // Expired entries and the findings only they match (no live entry does).
+        var expiredMatches: [Int: [Int]] = [:]
         for index in findings.indices {
             let candidate = findings[index].candidate
             var live: Baseline.Entry?
-            var expired: Baseline.Entry?
+            var expired: [Int] = []
             for (entryIndex, entry) in entries.enumerated() where entry.matches(candidate, rewrites: policy.rewrites) {
                 matchedEntries.insert(entryIndex)
                 if isExpired(entry) {
-                    expired = expired ?? entry
-                    expiredUsed[entryIndex] = true
+                    expired.append(entryIndex)
                 } else if live == nil {
                     live = entry
                 }
@@ -185,16 +238,19 @@ struct GateEvaluator {
             if let live {
                 findings[index].status = .baselined
                 findings[index].note = live.reason.map { "known: \($0)" }
-            } else if let expired {
+            } else if let first = expired.first {
                 findings[index].status = .expiredWaiver
-                findings[index].note = "waiver expired on \(expired.expires ?? "?")" + (expired.reason.map { " (\($0))" } ?? "")
+                findings[index].note = "waiver expired on \(entries[first].expires ?? "?")" + (entries[first].reason.map { " (\($0))" } ?? "")
+                for entryIndex in expired { expiredMatches[entryIndex, default: []].append(index) }
             }
         }
 
         // Policy, then budgets over what the policy would fail.
         var budgetCandidates: [Int: [Int]] = [:]
+        var policyNotes: [Int: String] = [:]
         for index in findings.indices where findings[index].status != .baselined {
             let (fails, note, budgetable) = verdict(findings[index])
+            policyNotes[index] = note
             findings[index].fails = fails
             if let note { findings[index].note = [findings[index].note, note].compactMap { $0 }.joined(separator: "; ") }
             if fails, budgetable, let budget = policy.budgets.firstIndex(where: { $0.pattern.matches(url: findings[index].url) }) {
@@ -212,20 +268,46 @@ struct GateEvaluator {
             }
         }
 
-        // Fixed: entries matching nothing although a page they cover was audited.
-        var fixed: [Baseline.Entry] = []
+        // Fixed: entries matching nothing although the gate looked for their issue.
+        let coverage = BaselineCoverage(
+            pages: Dictionary(
+                pages.filter(\.audited).map { ($0.url, BaselineCoverage.Page(components: Set($0.components), rules: rulesRun)) },
+                uniquingKeysWith: { first, _ in first }
+            ),
+            // Pages skipped by design (a PDF, a link leaving the site) are not pages of the site.
+            coversWholeSite: sourceCoversSite && pages.allSatisfy { $0.error == nil }
+        )
+        var fixed: [Baseline.Entry] = [], notSeen: [Baseline.Entry] = []
         for (entryIndex, entry) in entries.enumerated() where !matchedEntries.contains(entryIndex) {
-            let covered = pages.contains { $0.audited && entry.isCovered(byPage: $0.url, components: Set($0.components), rewrites: policy.rewrites) }
-            if covered { fixed.append(entry) }
+            switch coverage.verdict(forUnmatched: entry, rewrites: policy.rewrites) {
+            case .fixed: fixed.append(entry)
+            case .notConfirmed: notSeen.append(entry)
+            case .notLookedAt: break
+            }
         }
-        let expired = expiredUsed.keys.sorted().map { index in
+        let expired = expiredMatches.keys.sorted().map { index in
             let entry = entries[index]
+            let matched = expiredMatches[index] ?? []
+            let fails = matched.contains { findings[$0].fails }
             return GateReport.ExpiredWaiver(
                 fingerprint: entry.fingerprint, rule: entry.rule, scope: entry.scopeDescription, expires: entry.expires ?? "",
-                daysAgo: WaiverDate(entry.expires ?? "").map { $0.days(until: today) } ?? 0, reason: entry.reason
+                daysAgo: WaiverDate(entry.expires ?? "").map { $0.days(until: today) } ?? 0, reason: entry.reason,
+                fails: fails, note: fails ? nil : matched.lazy.compactMap { policyNotes[$0] }.first
             )
         }
-        return (pages, findings, fixed, expired, budgetUses)
+        return Evaluation(pages: pages, findings: findings, fixed: fixed, notSeen: notSeen, expired: expired, budgets: budgetUses)
+    }
+
+    /// A failure (`error`) or a skip by design (`skipped`), in words that say where a
+    /// redirect went.
+    private func whyNotAudited(_ page: CrawledPage) -> (error: String?, skipped: String?) {
+        if let error = page.error { return (error, nil) }
+        var reason = page.skippedReason ?? "not audited"
+        if page.redirectedOutOfScope == .offOrigin, let target = page.redirects.last?.to,
+           let from = try? CrawlURL(page.url), let to = try? CrawlURL(target), from.host != to.host {
+            reason = "redirected to another host: \(target)"
+        }
+        return requestedURLs.contains(page.url) ? (reason, nil) : (nil, reason)
     }
 
     private func isExpired(_ entry: Baseline.Entry) -> Bool {

@@ -21,11 +21,17 @@ extension FindingRecord {
                 findings.append(FindingRecord(
                     ruleID: rule.metadata.id, impact: rule.metadata.impact, outcome: outcome, target: node.target,
                     snippet: node.html, message: message, owner: owner(node.element),
-                    identity: fingerprinter.identity(of: node.element)
+                    identity: fingerprinter.identity(of: node.element), sourceLine: sourceLine(of: node.element)
                 ))
             }
         }
         return findings
+    }
+
+    /// The element's line in the page's source, or nil where libxml2 has none: 0 for elements
+    /// the parser or the tree repair made up, 65535 once a page passes that many lines.
+    public static func sourceLine(of element: Element) -> Int? {
+        (1..<65_535).contains(element.line) ? element.line : nil
     }
 }
 

@@ -181,10 +181,13 @@ public struct FindingRecord: Sendable {
     public var owner: String?
     /// The element's fingerprint (`PageFingerprinter.identity(of:)`).
     public var identity: FindingIdentity
+    /// The line of the page's source where the element starts, when the parser knows it (not
+    /// stored: only the gate's SARIF output points at it).
+    public var sourceLine: Int?
 
     public init(
         ruleID: String, impact: Impact, outcome: FindingOutcome, target: String, snippet: String, message: String,
-        owner: String? = nil, identity: FindingIdentity
+        owner: String? = nil, identity: FindingIdentity, sourceLine: Int? = nil
     ) {
         self.ruleID = ruleID
         self.impact = impact
@@ -194,6 +197,7 @@ public struct FindingRecord: Sendable {
         self.message = message
         self.owner = owner
         self.identity = identity
+        self.sourceLine = sourceLine
     }
 }
 
