@@ -107,11 +107,25 @@ public struct LinkExtractor: Sendable {
         var links: [PageLinks.Link] = []
         var indexByURL: [CrawlURL: Int] = [:]
         var rejected: [URLRejection: Int] = [:]
+        // Pages repeat the same hrefs (navigation, "back to top", type names): each text is
+        // resolved once, as the base is the same for all of them.
+        var resolved: [String: Result<CrawlURL, URLRejection>] = [:]
         for reference in references {
+            let resolution: Result<CrawlURL, URLRejection>
+            if let known = resolved[reference.text] {
+                resolution = known
+            } else {
+                do throws(URLRejection) {
+                    resolution = .success(try normalizer.resolve(reference.text, against: baseURL))
+                } catch {
+                    resolution = .failure(error)
+                }
+                resolved[reference.text] = resolution
+            }
             let url: CrawlURL
-            do {
-                url = try normalizer.resolve(reference.text, against: baseURL)
-            } catch {
+            switch resolution {
+            case .success(let found): url = found
+            case .failure(let error):
                 rejected[error, default: 0] += 1
                 continue
             }

@@ -67,9 +67,7 @@ public struct AxeJSONReport: Encodable, Sendable {
         resultTypes: Set<ResultType> = [.violations, .incomplete, .passes, .inapplicable], otherGroupsNodeLimit: Int = 1
     ) {
         self.url = url
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        timestamp = formatter.string(from: result.date)
+        timestamp = AxeTimestamp.string(result.date)
         testEngine = TestEngine(name: "canopy", version: CanopyVersion.current)
         func limit(_ type: ResultType) -> Int { resultTypes.contains(type) ? Int.max : max(0, otherGroupsNodeLimit) }
         violations = result.violations.map { Self.entry($0, impact: $0.metadata.impact, limit: limit(.violations)) }

@@ -243,10 +243,10 @@ struct ReportTests {
                 elementSignature: finding.elementSignature, componentKey: finding.componentKey, issueKey: finding.issueKey
             )
         }
-        var writer = LatestResultsJSONLines.Writer(timestamp: "2024-01-05T08:00:00.000Z", ruleIDs: run.ruleIDs + ["region"])
+        let writer = AxeJSONLineWriter(ruleIDs: run.ruleIDs + ["region"])
         for (url, pageFindings) in Dictionary(grouping: findings, by: \.pageURL) {
             let passing: Set<String> = ["document-title", "html-has-lang"]
-            let written = writer.line(url: url + tricky, findings: pageFindings, passingRules: passing)
+            let written = writer.line(url: url + tricky, timestamp: "2024-01-05T08:00:00.000Z", findings: pageFindings, passingRules: passing)
             let encoded = try AxeJSONReport(
                 url: url + tricky, timestamp: "2024-01-05T08:00:00.000Z", ruleIDs: run.ruleIDs + ["region"], findings: pageFindings, passingRules: passing
             ).jsonLine()

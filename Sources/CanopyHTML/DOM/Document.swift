@@ -63,9 +63,11 @@ public final class Document: Sendable {
     /// Document-order positions of the elements whose local name is `name`.
     func elementPositions(named name: String) -> [Int32] {
         var found: [Int32] = []
-        storage.names.withUnsafeBufferPointer { names in
+        let key = NameKey.of(name)
+        storage.nameKeys.withUnsafeBufferPointer { keys in
             elementNodes.withUnsafeBufferPointer { nodes in
-                for (position, node) in nodes.enumerated() where names[Int(node)] == name {
+                for (position, node) in nodes.enumerated() where keys[Int(node)] == key {
+                    if key >> 56 > 7, storage.names[Int(node)] != name { continue }
                     found.append(Int32(position))
                 }
             }
@@ -73,13 +75,20 @@ public final class Document: Sendable {
         return found
     }
 
+    /// The elements whose local name is `name`, in document order.
+    public func elements(named name: String) -> [Element] {
+        elementPositions(named: name).map { element(atPosition: Int($0)) }
+    }
+
     /// Document-order positions of the elements that have an attribute named `name`.
     func elementPositions(withAttribute name: String) -> [Int32] {
         var found: [Int32] = []
-        storage.attributeNames.withUnsafeBufferPointer { attributeNames in
+        let key = NameKey.of(name)
+        storage.attributeNameKeys.withUnsafeBufferPointer { keys in
             // Attributes are stored node by node in document order, so one pass over all of them
             // finds the owners in order; `attributeStart` says where each node's run begins.
-            for index in attributeNames.indices where attributeNames[index] == name {
+            for index in keys.indices where keys[index] == key {
+                if key >> 56 > 7, storage.attributeNames[index] != name { continue }
                 let node = storage.node(owningAttribute: index)
                 let position = elementPositions[node]
                 if position >= 0, found.last != position { found.append(position) }

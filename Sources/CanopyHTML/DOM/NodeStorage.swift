@@ -39,6 +39,8 @@ struct NodeStorage: Sendable {
     var nodes: [NodeRecord] = []
     /// Element local name, or "" for other nodes.
     var names: [String] = []
+    /// `NameKey` of each node's name.
+    var nameKeys: [UInt64] = []
     /// The UTF-8 text of all text and comment nodes and attribute values, one after another.
     /// Strings are made on access, as most text is never read by a rule.
     var textBytes: [UInt8] = []
@@ -46,6 +48,8 @@ struct NodeStorage: Sendable {
     /// and a value kept as bytes in `textBytes` until a rule asks for it.
     var attributeStart: [Int32] = [0]
     var attributeNames: [String] = []
+    /// `NameKey` of each attribute's name.
+    var attributeNameKeys: [UInt64] = []
     var attributeValueStart: [Int32] = []
     var attributeValueLength: [Int32] = []
     /// Every `id` attribute with its element, in document order, collected while building.
@@ -58,6 +62,7 @@ struct NodeStorage: Sendable {
     init(estimatedNodes: Int) {
         nodes.reserveCapacity(estimatedNodes)
         names.reserveCapacity(estimatedNodes)
+        nameKeys.reserveCapacity(estimatedNodes)
         attributeStart.reserveCapacity(estimatedNodes + 1)
     }
 
@@ -81,6 +86,7 @@ struct NodeStorage: Sendable {
         }
         nodes.append(record)
         names.append(name)
+        nameKeys.append(NameKey.of(name))
         if !text.isEmpty { textBytes.append(contentsOf: text) }
         attributeStart.append(Int32(attributeNames.count))
         return node
@@ -103,6 +109,7 @@ struct NodeStorage: Sendable {
     /// Adds an attribute to the most recently appended node.
     mutating func appendAttribute(name: String, value: UnsafeBufferPointer<UInt8>) {
         attributeNames.append(name)
+        attributeNameKeys.append(NameKey.of(name))
         attributeValueStart.append(Int32(textBytes.count))
         attributeValueLength.append(Int32(value.count))
         if !value.isEmpty { textBytes.append(contentsOf: value) }
@@ -131,13 +138,44 @@ struct NodeStorage: Sendable {
     }
 
     func attributeValue(node: Int, name: String) -> String? {
-        for index in attributeRange(node: node) where attributeNames[index] == name {
-            return attributeValue(at: index)
+        attributeIndex(node: node, name: name).map(attributeValue(at:))
+    }
+
+    func hasAttribute(node: Int, name: String) -> Bool {
+        attributeIndex(node: node, name: name) != nil
+    }
+
+    func attributeIndex(node: Int, name: String) -> Int? {
+        let key = NameKey.of(name)
+        for index in attributeRange(node: node) where NameKey.same(attributeNameKeys[index], attributeNames[index], as: key, name) {
+            return index
         }
         return nil
     }
 
-    func hasAttribute(node: Int, name: String) -> Bool {
-        attributeRange(node: node).contains { attributeNames[$0] == name }
+    func nodeHasName(_ node: Int, _ name: String, key: UInt64) -> Bool {
+        NameKey.same(nameKeys[node], names[node], as: key, name)
+    }
+}
+
+/// A name's length and first seven UTF-8 bytes packed in a word, kept beside every element and
+/// attribute name. Rules compare names all the time, mostly unequal ones, and Swift's `==` on two
+/// different strings takes a slow general path; two words compare in one instruction. Equal keys
+/// decide equality for names of up to seven bytes (nearly every HTML element and attribute name);
+/// longer ones are confirmed with `==`.
+enum NameKey {
+    static func of(_ name: String) -> UInt64 {
+        var key: UInt64 = 0
+        var length: UInt64 = 0
+        for byte in name.utf8 {
+            if length < 7 { key |= UInt64(byte) << (8 * length) }
+            length += 1
+        }
+        return key | (min(length, 255) << 56)
+    }
+
+    @inline(__always)
+    static func same(_ key: UInt64, _ name: String, as otherKey: UInt64, _ other: String) -> Bool {
+        key == otherKey && (key >> 56 <= 7 || name == other)
     }
 }

@@ -16,8 +16,9 @@ public struct CrawledPage: Sendable {
     public var redirectedOutOfScope: CrawlScope.Decision?
     public var canonicalURL: String?
     public var audited = false
-    /// The page's axe-shaped result (violations and incomplete in full), one line of JSON.
-    public var axeJSONLine: String?
+    /// The page's axe-shaped result (violations and incomplete in full), one line of JSON as
+    /// UTF-8 bytes.
+    public var axeJSONLine: [UInt8]?
     /// The full redirect chain with statuses (the record keeps the URLs).
     public var redirects: [Redirect] = []
 

@@ -1,4 +1,5 @@
 import CanopyCrawl
+import CanopyReports
 import Foundation
 
 /// Writes one line of JSON for every URL the crawl records, as soon as it is done, so results
@@ -6,13 +7,12 @@ import Foundation
 /// result (`url`, `timestamp`, `testEngine`, `violations`, `incomplete`, `passes`,
 /// `inapplicable`) with a `crawl` member added; a page that was not audited (failed, error
 /// status, not HTML, a redirect that ended elsewhere) has only `url` and `crawl`, which says
-/// why. `crawl` always has the same keys, null where nothing is known: see `CrawlLineRecord`.
+/// why. `crawl` always has the same keys, null where nothing is known: see `appendCrawlRecord`.
 /// The axe `url` is the document audited (after redirects); `crawl.requestedURL` is the URL as
 /// the crawl planned it, the key of the page in the run store.
 public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
     // @unchecked: the crawler calls `record` from one thread at a time (under its sink lock).
     private let handle: FileHandle
-    private let encoder: JSONEncoder
     public let path: String
 
     /// Pages of a resumed run that were on record but had no line left in the file (it was
@@ -50,66 +50,79 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
         try contents.write(to: URL(fileURLWithPath: path), options: .atomic)
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     deinit { try? handle.close() }
 
     public func record(_ page: CrawledPage) {
-        handle.write(Data((Self.line(for: page, encoder: encoder) + "\n").utf8))
+        var line = Self.line(for: page)
+        line.append(0x0A)
+        handle.write(Data(line))
     }
 
-    static func line(for page: CrawledPage, encoder: JSONEncoder) -> String {
-        let crawl = (try? encoder.encode(CrawlLineRecord(page))).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        // The axe line is one compact JSON object made by JSONEncoder, so the member can go in
-        // before its closing brace; decoding and re-encoding it would cost more than the audit.
-        if let axe = page.axeJSONLine, axe.hasSuffix("}") {
-            return String(axe.dropLast()) + ",\"crawl\":" + crawl + "}"
+    /// One line, without its line feed. Written as bytes: the axe part is already JSON, and a
+    /// page's line runs to tens of kilobytes, which String surgery or JSONEncoder would copy and
+    /// walk again for every page of the crawl.
+    static func line(for page: CrawledPage) -> [UInt8] {
+        var line: [UInt8] = []
+        if let axe = page.axeJSONLine, axe.last == UInt8(ascii: "}") {
+            // The `crawl` member goes in before the axe object's closing brace.
+            line.reserveCapacity(axe.count + 512)
+            line.append(contentsOf: axe.dropLast())
+            line.append(contentsOf: #","crawl":"#.utf8)
+            appendCrawlRecord(page, to: &line)
+            line.append(UInt8(ascii: "}"))
+        } else {
+            line.append(contentsOf: #"{"crawl":"#.utf8)
+            appendCrawlRecord(page, to: &line)
+            line.append(contentsOf: #","url":"#.utf8)
+            JSONText.append(page.url, to: &line)
+            line.append(UInt8(ascii: "}"))
         }
-        let url = (try? encoder.encode(page.url)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        return "{\"crawl\":" + crawl + ",\"url\":" + url + "}"
-    }
-}
-
-/// What the crawl knows about one URL, the `crawl` member of a `results.jsonl` line.
-struct CrawlLineRecord: Encodable {
-    struct Hop: Encodable {
-        let from: String
-        let status: Int
-        let to: String
+        return line
     }
 
-    let page: CrawledPage
-
-    init(_ page: CrawledPage) {
-        self.page = page
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case requestedURL, audited, status, finalURL, redirects, contentType, bytes, depth, attempts
-        case fetchMilliseconds, auditMilliseconds, title, canonical, error, skipped
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        // Every key is written, null when unknown, so each line has the same shape.
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    /// What the crawl knows about one URL, the `crawl` member of a line. Every key is written,
+    /// null when unknown, so each line has the same shape; keys in sorted order.
+    static func appendCrawlRecord(_ page: CrawledPage, to json: inout [UInt8]) {
         let record = page.record
-        try container.encode(record.url, forKey: .requestedURL)
-        try container.encode(page.audited, forKey: .audited)
-        try container.encode(record.statusCode, forKey: .status)
-        try container.encode(record.finalURL ?? (record.statusCode != nil ? record.url : nil), forKey: .finalURL)
-        try container.encode(page.redirects.map { Hop(from: $0.from, status: $0.status, to: $0.to) }, forKey: .redirects)
-        try container.encode(record.contentType, forKey: .contentType)
-        try container.encode(record.bytes, forKey: .bytes)
-        try container.encode(record.depth, forKey: .depth)
-        try container.encode(page.attempts, forKey: .attempts)
-        try container.encode(record.fetchMilliseconds, forKey: .fetchMilliseconds)
-        try container.encode(record.auditMilliseconds, forKey: .auditMilliseconds)
-        try container.encode(record.title, forKey: .title)
-        try container.encode(page.canonicalURL, forKey: .canonical)
-        try container.encode(record.error, forKey: .error)
-        try container.encode(page.skippedReason, forKey: .skipped)
+        func key(_ name: String, first: Bool = false) {
+            json.append(contentsOf: (first ? "{\"" : ",\"").utf8)
+            json.append(contentsOf: name.utf8)
+            json.append(contentsOf: "\":".utf8)
+        }
+        func string(_ value: String?) {
+            if let value { JSONText.append(value, to: &json) } else { json.append(contentsOf: "null".utf8) }
+        }
+        func number(_ value: Int?) { json.append(contentsOf: (value.map(String.init) ?? "null").utf8) }
+        func number(_ value: Double?) { json.append(contentsOf: (value.map { String($0) } ?? "null").utf8) }
+        key("attempts", first: true); number(page.attempts)
+        key("auditMilliseconds"); number(record.auditMilliseconds)
+        key("audited"); json.append(contentsOf: (page.audited ? "true" : "false").utf8)
+        key("bytes"); number(record.bytes)
+        key("canonical"); string(page.canonicalURL)
+        key("contentType"); string(record.contentType)
+        key("depth"); number(record.depth)
+        key("error"); string(record.error)
+        key("fetchMilliseconds"); number(record.fetchMilliseconds)
+        key("finalURL"); string(record.finalURL ?? (record.statusCode != nil ? record.url : nil))
+        key("redirects"); json.append(UInt8(ascii: "["))
+        for (index, hop) in page.redirects.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: #"{"from":"#.utf8)
+            JSONText.append(hop.from, to: &json)
+            json.append(contentsOf: #","status":"#.utf8)
+            number(hop.status)
+            json.append(contentsOf: #","to":"#.utf8)
+            JSONText.append(hop.to, to: &json)
+            json.append(UInt8(ascii: "}"))
+        }
+        json.append(UInt8(ascii: "]"))
+        key("requestedURL"); string(record.url)
+        key("skipped"); string(page.skippedReason)
+        key("status"); number(record.statusCode)
+        key("title"); string(record.title)
+        json.append(UInt8(ascii: "}"))
     }
 }
 

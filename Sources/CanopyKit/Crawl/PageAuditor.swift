@@ -14,16 +14,18 @@ struct PageAuditor: Sendable {
         var links: [CrawlURL] = []
         var findings: [FindingRecord] = []
         var passCounts: [String: Int] = [:]
-        var axeJSONLine: String?
+        var axeJSONLine: [UInt8]?
         var components: [ComponentCandidate] = []
         var seconds: Double = 0
     }
 
     let plan: CrawlPlan
     private let parser = HTMLParser()
+    private let lineWriter: AxeJSONLineWriter
 
     init(plan: CrawlPlan) {
         self.plan = plan
+        self.lineWriter = AxeJSONLineWriter(rules: plan.auditor.rules.map(\.metadata))
     }
 
     func audit(_ response: FetchResponse, url: String) -> AuditedPage {
@@ -68,8 +70,11 @@ struct PageAuditor: Sendable {
         }
         // Passing rules are listed without nodes: describing a passing node costs a unique
         // selector, and the line is about what needs fixing.
-        let report = AxeJSONReport(result: result, url: url, resultTypes: [.violations, .incomplete], otherGroupsNodeLimit: 0)
-        page.axeJSONLine = (try? report.jsonLine()).map { String(decoding: $0, as: UTF8.self) }
+        var line: [UInt8] = []
+        lineWriter.appendLine(
+            url: url, timestamp: AxeTimestamp.string(result.date), findings: page.findings, passingRules: Set(page.passCounts.keys), to: &line
+        )
+        page.axeJSONLine = line
         return page
     }
 

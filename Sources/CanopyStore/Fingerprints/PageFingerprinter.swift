@@ -63,7 +63,7 @@ public final class PageFingerprinter {
     private let pageHost: Substring?
     private let vendorRootPositions: Set<Int>
 
-    private var elementsByTag: [String: [Element]]?
+    private var elementsByTag: [String: [Element]] = [:]
     private var descriptors: [Int: String] = [:]
     /// Signatures computed so far, by scope (component root position, or -1 for the page) and element.
     private var signatures: [ScopedElement: String] = [:]
@@ -158,13 +158,14 @@ public final class PageFingerprinter {
         return known
     }
 
+    /// Pages have a few failing tags at most: finding each tag's elements when first asked is
+    /// cheaper than sorting the whole page by tag up front.
     private func sameTag(as element: Element) -> [Element] {
-        if elementsByTag == nil {
-            var byTag: [String: [Element]] = [:]
-            for candidate in document.elements { byTag[candidate.localName, default: []].append(candidate) }
-            elementsByTag = byTag
-        }
-        return elementsByTag?[element.localName] ?? []
+        let name = element.localName
+        if let known = elementsByTag[name] { return known }
+        let found = document.elements(named: name)
+        elementsByTag[name] = found
+        return found
     }
 
     /// The element's own descriptor: tag, identifying attributes, own text.
@@ -217,7 +218,14 @@ public final class PageFingerprinter {
 
     // MARK: Components
 
-    private static let componentTags: Set<String> = ["header", "footer", "nav", "aside", "search"]
+    /// A switch, not a Set: asked of every element of every page, and comparing short names is
+    /// cheaper than hashing them.
+    private static func isComponentTag(_ name: String) -> Bool {
+        switch name {
+        case "header", "footer", "nav", "aside", "search": return true
+        default: return false
+        }
+    }
     private static let componentRoles: Set<String> = ["banner", "contentinfo", "navigation", "complementary", "search"]
 
     private var roots: [ComponentRoot] {
@@ -240,7 +248,7 @@ public final class PageFingerprinter {
         while position < bodyEnd {
             let element = document.element(atPosition: position)
             let role = element.attribute("role").map { $0.lowercased() }
-            let isLandmark = (element.isHTML && Self.componentTags.contains(element.localName)) || role.map(Self.componentRoles.contains) == true
+            let isLandmark = (element.isHTML && Self.isComponentTag(element.localName)) || role.map(Self.componentRoles.contains) == true
             let stableID = element.id.flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
             let isRoot: Bool
             if vendorRootPositions.contains(position) || isLandmark {
@@ -272,33 +280,44 @@ public final class PageFingerprinter {
     /// children's hashes, where a run of children with equal hashes counts once (a menu with 7 or 8
     /// same-shaped items is the same menu).
     private func structureHash(of root: Element, end: Int) -> String {
-        var hashes: [Int: UInt64] = [:]
+        // By position within the subtree; nil for elements that do not count.
+        var hashes = [UInt64?](repeating: nil, count: end - root.position)
         for position in stride(from: end - 1, through: root.position, by: -1) {
             let element = document.element(atPosition: position)
-            guard !Self.unstructuralTags.contains(element.localName) else { continue }
+            guard !Self.isUnstructural(element.localName) else { continue }
             var hasher = StableHasher()
             hasher.combine(element.localName)
             hasher.combine(element.attribute("role") ?? "")
             hasher.combine(element.attribute("type") ?? "")
             var previous: UInt64?
             for child in element.children {
-                guard let childHash = hashes[child.position], childHash != previous else { continue }
+                guard let childHash = hashes[child.position - root.position], childHash != previous else { continue }
                 hasher.combine(childHash)
                 previous = childHash
             }
-            hashes[position] = hasher.value
+            hashes[position - root.position] = hasher.value
         }
-        return StableHasher.hex(hashes[root.position] ?? 0)
+        return StableHasher.hex(hashes[0] ?? 0)
     }
 
     /// Elements whose content is per-page data (script configs, nonces) rather than structure.
-    private static let unstructuralTags: Set<String> = ["script", "style", "noscript", "template", "link", "meta"]
+    private static func isUnstructural(_ name: String) -> Bool {
+        switch name {
+        case "script", "style", "noscript", "template", "link", "meta": return true
+        default: return false
+        }
+    }
 }
 
 /// For each element, whether its subtree (itself included) holds a `main`, or a landmark or `h1`:
 /// one bottom-up pass, so finding component roots stays linear in the page size.
 private struct SubtreeContents {
-    private static let sectionTags: Set<String> = ["header", "footer", "nav", "aside", "main", "h1"]
+    private static func isSectionTag(_ name: String) -> Bool {
+        switch name {
+        case "header", "footer", "nav", "aside", "main", "h1": return true
+        default: return false
+        }
+    }
     private static let sectionRoles: Set<String> = ["banner", "contentinfo", "navigation", "complementary", "main"]
 
     var holdsMain: [Bool]
@@ -312,7 +331,7 @@ private struct SubtreeContents {
             let element = document.element(atPosition: position)
             let role = element.attribute("role")?.lowercased()
             if element.localName == "main" || role == "main" { holdsMain[position] = true }
-            if Self.sectionTags.contains(element.localName) || role.map(Self.sectionRoles.contains) == true {
+            if Self.isSectionTag(element.localName) || role.map(Self.sectionRoles.contains) == true {
                 holdsLandmarkOrTopHeading[position] = true
             }
             if let parent = element.parent?.position {

@@ -1,0 +1,226 @@
+import CanopyRules
+import CanopyStore
+import Foundation
+
+/// A failing or undecided node as a result line needs it: what the crawl has just found
+/// (`FindingRecord`) and what the store kept (`StoredFinding`) both are one.
+public protocol AxeLineFinding {
+    var ruleID: String { get }
+    var impact: Impact { get }
+    var outcome: FindingOutcome { get }
+    var target: String { get }
+    var snippet: String { get }
+    var message: String { get }
+}
+
+extension FindingRecord: AxeLineFinding {}
+extension StoredFinding: AxeLineFinding {}
+
+/// Writes a page's results in axe-core's result shape as one line of UTF-8 JSON, byte for byte
+/// what `AxeJSONReport.jsonLine()` (JSONEncoder with sorted keys) gives for the same page — a
+/// test holds the two equal. By hand, because every crawled page and every page of
+/// `canopy report` gets a line: JSONEncoder took longer than auditing the page.
+///
+/// Violations and incomplete list every node; passing rules are listed without nodes (a page
+/// has thousands of passing elements, and the line is about what needs fixing); rules that
+/// neither failed nor passed are inapplicable. Each rule's fixed parts are encoded once, when
+/// the writer is made, so one writer serves every page and every thread.
+public struct AxeJSONLineWriter: Sendable {
+    private struct FixedParts: Sendable {
+        /// `{"description":…,"help":…,"helpUrl":…,"id":…`
+        let head: [UInt8]
+        /// The whole entry of the rule with no nodes (passes, inapplicable).
+        let emptyEntry: [UInt8]
+        /// `],"tags":[…]}`: what closes an entry after its nodes.
+        let tail: [UInt8]
+        let howToFix: String?
+
+        init(id: String, metadata: RuleMetadata?) {
+            var head: [UInt8] = []
+            head.append(contentsOf: #"{"description":"#.utf8)
+            JSONText.append(metadata?.description ?? "", to: &head)
+            head.append(contentsOf: #","help":"#.utf8)
+            JSONText.append(metadata?.help ?? "", to: &head)
+            head.append(contentsOf: #","helpUrl":"#.utf8)
+            JSONText.append(metadata?.helpURL ?? "", to: &head)
+            head.append(contentsOf: #","id":"#.utf8)
+            JSONText.append(id, to: &head)
+            var tail: [UInt8] = Array(#"],"tags":["#.utf8)
+            for (index, tag) in (metadata?.tags ?? []).enumerated() {
+                if index > 0 { tail.append(0x2C) }
+                JSONText.append(tag, to: &tail)
+            }
+            tail.append(contentsOf: "]}".utf8)
+            self.head = head
+            self.emptyEntry = head + Array(#","impact":null,"nodes":["#.utf8) + tail
+            self.tail = tail
+            self.howToFix = metadata?.howToFix
+        }
+    }
+
+    /// The rules of the run, in their order: the order of each group on a line.
+    public let ruleIDs: [String]
+    private let fixedParts: [String: FixedParts]
+
+    /// A writer for results of `rules`, with their metadata as audited (impact overrides included).
+    public init(rules: [RuleMetadata]) {
+        ruleIDs = rules.map(\.id)
+        fixedParts = Dictionary(rules.map { ($0.id, FixedParts(id: $0.id, metadata: $0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A writer for a stored run's rules, by id, with the catalog's metadata.
+    public init(ruleIDs: [String]) {
+        self.ruleIDs = ruleIDs
+        fixedParts = Dictionary(
+            ruleIDs.map { ($0, FixedParts(id: $0, metadata: RuleCatalog.rule(withID: $0)?.metadata)) }, uniquingKeysWith: { first, _ in first }
+        )
+    }
+
+    /// One page's line as a String (for tests).
+    public func line<Finding: AxeLineFinding>(url: String, timestamp: String, findings: [Finding], passingRules: Set<String>) -> String {
+        var bytes: [UInt8] = []
+        appendLine(url: url, timestamp: timestamp, findings: findings, passingRules: passingRules, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends one page's line, without a line feed.
+    public func appendLine<Finding: AxeLineFinding>(
+        url: String, timestamp: String, findings: [Finding], passingRules: Set<String>, to json: inout [UInt8]
+    ) {
+        let groups = AxePageGroups(ruleIDs: ruleIDs, findings: findings, passingRules: passingRules)
+        // Keys in JSONEncoder's sorted order.
+        json.append(contentsOf: #"{"inapplicable":["#.utf8)
+        for (index, rule) in groups.inapplicable.enumerated() {
+            if index > 0 { json.append(0x2C) }
+            json.append(contentsOf: fixed(rule).emptyEntry)
+        }
+        json.append(contentsOf: #"],"incomplete":["#.utf8)
+        for (index, rule) in groups.incomplete.enumerated() {
+            if index > 0 { json.append(0x2C) }
+            appendEntry(rule, nodes: groups.byRule[rule, default: []].filter { $0.outcome == .incomplete }, to: &json)
+        }
+        json.append(contentsOf: #"],"passes":["#.utf8)
+        for (index, rule) in groups.passes.enumerated() {
+            if index > 0 { json.append(0x2C) }
+            json.append(contentsOf: fixed(rule).emptyEntry)
+        }
+        json.append(contentsOf: #"],"testEngine":{"name":"canopy","version":"#.utf8)
+        JSONText.append(CanopyVersion.current, to: &json)
+        json.append(contentsOf: #"},"timestamp":"#.utf8)
+        JSONText.append(timestamp, to: &json)
+        json.append(contentsOf: #","url":"#.utf8)
+        JSONText.append(url, to: &json)
+        json.append(contentsOf: #","violations":["#.utf8)
+        for (index, rule) in groups.violations.enumerated() {
+            if index > 0 { json.append(0x2C) }
+            appendEntry(rule, nodes: groups.byRule[rule, default: []].filter { $0.outcome == .violation }, to: &json)
+        }
+        json.append(contentsOf: "]}".utf8)
+    }
+
+    private func appendEntry<Finding: AxeLineFinding>(_ ruleID: String, nodes: [Finding], to json: inout [UInt8]) {
+        let parts = fixed(ruleID)
+        json.append(contentsOf: parts.head)
+        json.append(contentsOf: #","impact":"#.utf8)
+        if let impact = nodes.map(\.impact).max() { JSONText.append(impact.rawValue, to: &json) } else { json.append(contentsOf: "null".utf8) }
+        json.append(contentsOf: #","nodes":["#.utf8)
+        for (index, node) in nodes.enumerated() {
+            if index > 0 { json.append(0x2C) }
+            let verb = node.outcome == .violation ? "Fix this: " : "Review this: "
+            json.append(contentsOf: #"{"failureSummary":"#.utf8)
+            JSONText.append(parts.howToFix.map { verb + node.message + "\n" + $0 } ?? node.message, to: &json)
+            json.append(contentsOf: #","html":"#.utf8)
+            JSONText.append(node.snippet, to: &json)
+            json.append(contentsOf: #","impact":"#.utf8)
+            JSONText.append(node.impact.rawValue, to: &json)
+            json.append(contentsOf: #","target":["#.utf8)
+            JSONText.append(node.target, to: &json)
+            json.append(contentsOf: "]}".utf8)
+        }
+        json.append(contentsOf: parts.tail)
+    }
+
+    /// A rule the writer was not made for (a stored finding of a rule the run's list lacks) is
+    /// encoded on the spot.
+    private func fixed(_ ruleID: String) -> FixedParts {
+        fixedParts[ruleID] ?? FixedParts(id: ruleID, metadata: RuleCatalog.rule(withID: ruleID)?.metadata)
+    }
+}
+
+/// Which rules of a page go in which group, in the run's rule order.
+struct AxePageGroups<Finding: AxeLineFinding> {
+    let byRule: [String: [Finding]]
+    let violations: [String]
+    let incomplete: [String]
+    let passes: [String]
+    let inapplicable: [String]
+
+    init(ruleIDs: [String], findings: [Finding], passingRules: Set<String>) {
+        byRule = Dictionary(grouping: findings, by: \.ruleID)
+        // Rules of the run first, then any rule the findings or passes name that the run's list lacks.
+        let listed = Set(ruleIDs)
+        let extra = Set(byRule.keys).union(passingRules).subtracting(listed)
+        let order = extra.isEmpty ? ruleIDs : ruleIDs + extra.sorted()
+        var failing: Set<String> = [], undecided: Set<String> = []
+        for finding in findings {
+            if finding.outcome == .violation { failing.insert(finding.ruleID) } else { undecided.insert(finding.ruleID) }
+        }
+        violations = order.filter(failing.contains)
+        incomplete = order.filter(undecided.contains)
+        passes = order.filter(passingRules.contains)
+        inapplicable = order.filter { !failing.contains($0) && !undecided.contains($0) && !passingRules.contains($0) }
+    }
+}
+
+/// JSON strings as JSONEncoder writes them with `.withoutEscapingSlashes`: quote, backslash and
+/// control characters escaped (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`), everything else as is.
+public enum JSONText {
+    public static func append(_ text: String, to json: inout [UInt8]) {
+        json.append(0x22)
+        var text = text
+        text.withUTF8 { bytes in
+            var clean = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
+                json.append(contentsOf: bytes[clean..<index])
+                switch byte {
+                case 0x22: json.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: json.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: json.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: json.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: json.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0x08: json.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+                case 0x0C: json.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+                default: json.append(contentsOf: "\\u00\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16))".utf8)
+                }
+                clean = index + 1
+            }
+            json.append(contentsOf: bytes[clean...])
+        }
+        json.append(0x22)
+    }
+
+    public static func string(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        append(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Timestamps as `ISO8601DateFormatter` writes them with internet date-time and fractional
+/// seconds, in UTC (`2024-01-05T08:00:00.123Z`), without a formatter object: those are costly
+/// to make and not safe to share between the crawl's threads.
+public enum AxeTimestamp {
+    public static func string(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var seconds = time_t(interval.rounded(.down))
+        var milliseconds = Int(((interval - Double(seconds)) * 1000).rounded())
+        if milliseconds >= 1000 { seconds += 1; milliseconds -= 1000 }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
+    }
+}

@@ -1,0 +1,83 @@
+import CanopyCrawl
+import CanopyHTML
+@testable import CanopyKit
+import CanopyReports
+import CanopyRules
+import Foundation
+import Testing
+
+@Suite("The crawl's per-page result line")
+struct CrawlResultLineTests {
+    @Test("is what AxeJSONReport encodes for the page (passing rules without nodes), whatever the impact overrides")
+    func crawlLineEqualsTheEncoder() throws {
+        let html = """
+            <!doctype html><html><head><title>Shop</title></head><body>
+            <header><a href="/"><img src="logo.png"></a></header>
+            <main><h1>Shoes</h1><h3>Skipped a level</h3><img src="a.png" alt="">
+            <label>Size <input id="size"></label><input type="text" id="bare">
+            <div role="button" tabindex="0"></div><p>Quote " and back\\slash</p></main>
+            </body></html>
+            """
+        let document = HTMLParser().parse(html: html, url: "https://shop.example/shoes")
+        // The default rules, with an impact override that must reach both the entry and its nodes.
+        let overridden = "- id: image-alt\n    impact: minor\n" + (try RuleSet.standard().rules).map(\.metadata.id).filter { $0 != "image-alt" }.map { "  - \($0)\n" }.joined()
+        let rules = try RuleSet(yaml: "name: test\nrules:\n  " + overridden, file: "test.yml").rules
+        let plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("https://shop.example/")], rules: rules)
+        let page = PageAuditor(plan: plan).audit(document, url: "https://shop.example/shoes")
+        let line = String(decoding: try #require(page.axeJSONLine), as: UTF8.self)
+
+        let result = plan.auditor.audit(document)
+        let encoded = try AxeJSONReport(result: result, url: "https://shop.example/shoes", resultTypes: [.violations, .incomplete], otherGroupsNodeLimit: 0).jsonLine()
+        // The two audits ran at different instants: everything but the timestamp must be equal.
+        func withoutTimestamp(_ data: Data) throws -> NSDictionary {
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return object.filter { $0.key != "timestamp" } as NSDictionary
+        }
+        #expect(try withoutTimestamp(Data(line.utf8)) == (try withoutTimestamp(encoded)))
+        #expect(line.contains(#""id":"image-alt""#) && line.contains(#""impact":"minor""#))
+        #expect(!result.violations.isEmpty && !result.passes.isEmpty && !result.inapplicable.isEmpty)
+    }
+
+    @Test("the crawl record of a line is valid JSON with every key, escaped, null where unknown")
+    func crawlRecord() throws {
+        let tricky = "quote \" back\\slash \u{1} tab\t cr\r\nlf / é 😀"
+        var page = CrawledPage(url: "https://shop.example/a?q=\"x\"", depth: 2, attempts: 3)
+        page.record.statusCode = 200
+        page.record.title = tricky
+        page.record.fetchMilliseconds = 12.5
+        page.setRedirects([Redirect(from: "https://shop.example/a?q=\"x\"", status: 301, to: "https://shop.example/b")])
+        page.skippedReason = "not HTML (" + tricky + ")"
+        let line = JSONLinesSink.line(for: page)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        #expect(object["url"] as? String == page.url)
+        let crawl = try #require(object["crawl"] as? [String: Any])
+        #expect(Set(crawl.keys) == [
+            "attempts", "auditMilliseconds", "audited", "bytes", "canonical", "contentType", "depth", "error", "fetchMilliseconds",
+            "finalURL", "redirects", "requestedURL", "skipped", "status", "title",
+        ])
+        #expect(crawl["title"] as? String == tricky)
+        #expect(crawl["skipped"] as? String == "not HTML (" + tricky + ")")
+        #expect(crawl["attempts"] as? Int == 3 && crawl["depth"] as? Int == 2 && crawl["status"] as? Int == 200)
+        #expect(crawl["fetchMilliseconds"] as? Double == 12.5)
+        #expect(crawl["audited"] as? Bool == false)
+        #expect(crawl["error"] is NSNull && crawl["bytes"] is NSNull && crawl["canonical"] is NSNull)
+        let hops = try #require(crawl["redirects"] as? [[String: Any]])
+        #expect(hops.count == 1 && hops[0]["status"] as? Int == 301 && hops[0]["to"] as? String == "https://shop.example/b")
+
+        // An audited page's line is its axe object with the record added as one more member.
+        page.axeJSONLine = Array(#"{"url":"https://shop.example/b","violations":[]}"#.utf8)
+        let audited = try #require(try JSONSerialization.jsonObject(with: Data(JSONLinesSink.line(for: page))) as? [String: Any])
+        #expect(audited["url"] as? String == "https://shop.example/b")
+        #expect((audited["crawl"] as? [String: Any])?["requestedURL"] as? String == page.url)
+    }
+
+    @Test("timestamps are written as ISO8601DateFormatter writes them, in UTC with milliseconds")
+    func timestamps() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for interval in [0, 1_700_000_000, 1_700_000_000.5, 1_700_000_000.123, 1_704_441_600.999, 1_704_441_600.9996, 951_782_400.25, 1_700_000_000.0004] as [Double] {
+            let date = Date(timeIntervalSince1970: interval)
+            #expect(AxeTimestamp.string(date) == formatter.string(from: date), "\(interval)")
+        }
+    }
+}
