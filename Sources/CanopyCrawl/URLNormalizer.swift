@@ -106,10 +106,14 @@ public struct URLNormalizer: Sendable, Hashable {
 
     /// Leading/trailing C0 controls and spaces dropped; tabs and newlines removed anywhere.
     private static func cleaned(_ text: String) -> [UInt8] {
-        let utf8 = text.utf8
-        guard let first = utf8.firstIndex(where: { $0 > 0x20 }) else { return [] }
-        let last = utf8.lastIndex(where: { $0 > 0x20 })!
-        return utf8[first...last].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = bytes.firstIndex(where: { $0 > 0x20 }) else { return [] }
+            let last = bytes.lastIndex(where: { $0 > 0x20 })!
+            let trimmed = bytes[first...last]
+            let isRemoved: (UInt8) -> Bool = { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            return trimmed.contains(where: isRemoved) ? trimmed.filter { !isRemoved($0) } : Array(trimmed)
+        }
     }
 
     /// The lowercased scheme and the index after its ":" (RFC 3986 §3.1), if the input starts with one.
@@ -199,25 +203,44 @@ public struct URLNormalizer: Sendable, Hashable {
         return String(decoding: removingDotSegments(encoded), as: UTF8.self)
     }
 
-    /// RFC 3986 §5.2.4 for a path that starts with "/".
-    private static func removingDotSegments(_ path: [UInt8]) -> [UInt8] {
-        let segments = path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        var output: [ArraySlice<UInt8>] = []
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
-            if segment.elementsEqual(".".utf8) {
-                if isLast { output.append([]) }
-            } else if segment.elementsEqual("..".utf8) {
-                if !output.isEmpty { output.removeLast() }
-                if isLast { output.append([]) }
-            } else {
-                output.append(segment)
+    /// RFC 3986 §5.2.4 for a path that starts with "/". Every link of every crawled page comes
+    /// through here, so segments are ranges of the path, not arrays of their own.
+    static func removingDotSegments(_ path: [UInt8]) -> [UInt8] {
+        let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
+        func endsSegment(_ index: Int) -> Bool { index == path.count || path[index] == slash }
+        // Most paths have no "." or ".." segment: then there is nothing to do.
+        var hasDotSegment = false
+        for index in path.indices.dropFirst() where path[index] == dot && path[index - 1] == slash {
+            if endsSegment(index + 1) || (path[index + 1] == dot && endsSegment(index + 2)) {
+                hasDotSegment = true
+                break
             }
         }
-        var result: [UInt8] = [UInt8(ascii: "/")]
-        for (index, segment) in output.enumerated() {
-            if index > 0 { result.append(UInt8(ascii: "/")) }
-            result += segment
+        guard hasDotSegment else { return path }
+
+        var kept: [Range<Int>] = []
+        var start = 1
+        while true {
+            var end = start
+            while end < path.count, path[end] != slash { end += 1 }
+            let isLast = end == path.count
+            switch end - start {
+            case 1 where path[start] == dot:
+                if isLast { kept.append(end..<end) }
+            case 2 where path[start] == dot && path[start + 1] == dot:
+                if !kept.isEmpty { kept.removeLast() }
+                if isLast { kept.append(end..<end) }
+            default:
+                kept.append(start..<end)
+            }
+            if isLast { break }
+            start = end + 1
+        }
+        var result: [UInt8] = [slash]
+        result.reserveCapacity(path.count)
+        for (index, range) in kept.enumerated() {
+            if index > 0 { result.append(slash) }
+            result.append(contentsOf: path[range])
         }
         return result
     }

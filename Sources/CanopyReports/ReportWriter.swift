@@ -51,7 +51,9 @@ public struct ReportWriter: Sendable {
         try put(Data(html.utf8), Self.htmlFile)
         try put(try trend.jsonData(), Self.trendFile)
         try put(Data(OpenIssuesCSV(report: trend).render().utf8), Self.csvFile)
-        try put(try latestRun.map { try LatestResultsJSONLines(store: store).render(run: $0) } ?? Data(), Self.resultsFile)
+        let resultsPath = (folder as NSString).appendingPathComponent(Self.resultsFile)
+        try LatestResultsJSONLines(store: store).write(run: latestRun, to: resultsPath)
+        files.append(resultsPath)
         return Output(files: files, htmlPath: files[0], trend: trend)
     }
 

@@ -1,4 +1,4 @@
-import CanopyCrawl
+@testable import CanopyCrawl
 import Foundation
 import Testing
 
@@ -192,5 +192,35 @@ struct URLNormalizerTests {
         ]
         let urls = Set(try spellings.map { try normalizer.normalize($0) })
         #expect(urls.count == 1)
+    }
+
+    /// RFC 3986 §5.2.4 written plainly, segment arrays and all: what the fast version must equal.
+    static func referenceRemovingDotSegments(_ path: [UInt8]) -> [UInt8] {
+        let segments = path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        var output: [ArraySlice<UInt8>] = []
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            if segment.elementsEqual(".".utf8) {
+                if isLast { output.append([]) }
+            } else if segment.elementsEqual("..".utf8) {
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append([]) }
+            } else {
+                output.append(segment)
+            }
+        }
+        return [UInt8(ascii: "/")] + Array(output.joined(separator: [UInt8(ascii: "/")]))
+    }
+
+    @Test("dot-segment removal equals the plain algorithm on 20,000 random paths")
+    func dotSegmentsAgreeWithTheReference() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["", ".", "..", "a", ".b", "..c", "d.", "...", "e..f"]
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...6, using: &generator)
+            let path = "/" + (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            let bytes = Array(path.utf8)
+            #expect(URLNormalizer.removingDotSegments(bytes) == Self.referenceRemovingDotSegments(bytes), "\(path)")
+        }
     }
 }
