@@ -75,22 +75,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "canopy-crawl-bench",
-            dependencies: ["CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules"]
+            dependencies: ["CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules", "CanopySyntheticHistory", "CanopyTestSupport"]
         ),
         // Made-up weekly runs of a large site, recorded straight into a store: for the report
         // benchmark and tests, never shipped in a library product.
         .target(name: "CanopySyntheticHistory", dependencies: ["CanopyStore", "CanopyRules"]),
         // `canopy gate` end to end over 50 pages served on loopback by the program itself.
-        .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit"]),
+        .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit", "CanopySyntheticHistory"]),
         // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
         .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopySyntheticHistory"]),
-        // Fuzz targets (docs/fuzzing.md); a plain build is their corpus replayer.
-        .executableTarget(
-            name: "canopy-fuzz",
-            dependencies: ["CanopyHTML", "CanopyRules"]
-        ),
+        // Fuzz targets' per-input work (docs/fuzzing.md), shared by the fuzzer and FuzzCorpusTests.
+        .target(name: "CanopyFuzzing", dependencies: ["CanopyHTML", "CanopyRules"]),
+        // The libFuzzer driver (built with -DFUZZING); a plain build is a corpus replayer.
+        .executableTarget(name: "canopy-fuzz", dependencies: ["CanopyFuzzing"]),
 
-        // A real HTTP/1.1 server on 127.0.0.1 for tests, with no dependencies.
+        // A real HTTP/1.1 server on 127.0.0.1 for tests, and /proc readings for the tests and
+        // benchmarks that measure child processes; no dependencies.
         .target(name: "CanopyTestSupport", path: "Tests/Support"),
         // XML Schema validation for tests of JUnit output, in C so that no Swift module sees
         // libxml2's ICU headers next to Foundation's ICU.
@@ -98,7 +98,7 @@ let package = Package(
 
         .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
-        .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing"]),
         .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHTML", "CanopyRules", "CanopySyntheticHistory"]),
         .testTarget(

@@ -10,8 +10,25 @@ extension AccessibilityModel {
         if let cached = nameCache[element.position] { return cached }
         var computation = NameComputation(model: self, start: element)
         let name = computation.name()
-        nameCache[element.position] = name
+        // A name cut short by the budget is not kept (the budget's first step emptied the cache).
+        if !isNameBudgetSpent { nameCache[element.position] = name }
         return name
+    }
+
+    /// Whether the element's accessible name is not empty. A visible link with text directly
+    /// inside it is answered without computing the name: each step before name-from-content
+    /// either gives a name or passes on, and that step cannot come out blank with such text.
+    /// Pages have hundreds of links; their names were most of link-name's cost.
+    public func hasAccessibleName(_ element: Element) -> Bool {
+        if element.isHTML, element.localName == "a", !isHiddenFromAssistiveTechnology(element),
+            role(of: element, options: .axeDefault) == "link", isNamedFromContent(element),
+            element.childNodes.contains(where: { node in
+                node.kind == .text && node.text.unicodeScalars.contains { !TextNormalization.isJavaScriptWhitespace($0) }
+            })
+        {
+            return true
+        }
+        return !accessibleName(of: element).isEmpty
     }
 
     /// The element's accessible description: the text of its `aria-describedby` targets (hidden
@@ -24,7 +41,7 @@ extension AccessibilityModel {
                 var computation = NameComputation(model: self, start: element)
                 var context = NameComputation.Context()
                 context.inLabelledByContext = true
-                parts.append(computation.text(of: referenced, context: context))
+                parts.append(computation.referenceText(of: referenced, context: context))
             }
             let description = TextNormalization.sanitize(parts.joined(separator: " "))
             if !description.isEmpty { return description }
@@ -101,6 +118,18 @@ extension AccessibilityModel {
         return labelsByTargetID?[id] ?? []
     }
 
+    /// The labels of an id that more than one element carries, walked once for all of them;
+    /// nil for an id of one element (its labels are walked by its own name computation).
+    func sharedLabels(forID id: String) -> SharedLabels? {
+        guard sharesWalks else { return nil }
+        if let known = sharedLabelsByID[id] { return known }
+        let carriers = document.elements(withID: id)
+        let labels = carriers.count > 1 ? explicitLabels(of: carriers[0]) : []
+        let shared = labels.isEmpty ? nil : SharedLabels(labels: labels, model: self)
+        if !isNameBudgetSpent { sharedLabelsByID[id] = .some(shared) }
+        return shared
+    }
+
     /// Child elements plus the elements `aria-owns` adds, as the accessibility tree nests them:
     /// owned elements come last, even when they are also children.
     public func ownedElements(of element: Element) -> [Element] {
@@ -131,7 +160,8 @@ extension AccessibilityModel {
         } else {
             named = true
         }
-        namedFromContent[position] = named ? 1 : 0
+        // Emptied, and not to be filled, once the name budget is spent (the role may need a name).
+        if !isNameBudgetSpent { namedFromContent[position] = named ? 1 : 0 }
         return named
     }
 }

@@ -90,19 +90,21 @@ extension AccessibilityModel {
             if axeDefaultRoles.isEmpty { axeDefaultRoles = Array(repeating: nil, count: document.elementCount) }
             if let cached = axeDefaultRoles[position] { return cached }
             let resolved = resolveRole(of: element, options: options)
-            axeDefaultRoles[position] = .some(resolved)
+            // A role that needed a name (section, form, aside) is not kept once names are cut.
+            if !isNameBudgetSpent { axeDefaultRoles[position] = .some(resolved) }
             return resolved
         }
         if options == .standard {
             if standardRoles.isEmpty { standardRoles = Array(repeating: nil, count: document.elementCount) }
             if let cached = standardRoles[position] { return cached }
             let resolved = resolveRole(of: element, options: options)
-            standardRoles[position] = .some(resolved)
+            // A role that needed a name (section, form, aside) is not kept once names are cut.
+            if !isNameBudgetSpent { standardRoles[position] = .some(resolved) }
             return resolved
         }
         if let cached = roleCache[options]?[position] { return cached }
         let resolved = resolveRole(of: element, options: options)
-        roleCache[options, default: [:]][position] = resolved
+        if !isNameBudgetSpent { roleCache[options, default: [:]][position] = resolved }
         return resolved
     }
 

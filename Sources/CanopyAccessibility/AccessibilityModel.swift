@@ -22,6 +22,10 @@ public final class AccessibilityModel {
     // accesses overlap: the runtime's exclusivity checks on them would only cost time.
     /// `<label for>` elements by the id they name; built on first use by name computation.
     @exclusivity(unchecked) var labelsByTargetID: [String: [Element]]?
+    /// Texts of labelledby and describedby references, each computed once (ReferenceText).
+    @exclusivity(unchecked) var referenceTexts: [ReferenceText.Key: ReferenceText] = [:]
+    /// SharedLabels by id, built on first use (nil inside: the id is not shared).
+    @exclusivity(unchecked) var sharedLabelsByID: [String: SharedLabels?] = [:]
     /// Accessible names already computed, by element position (nil: not computed yet), allocated
     /// on first use.
     @exclusivity(unchecked) var nameCache: [String?] = []
@@ -36,6 +40,7 @@ public final class AccessibilityModel {
     @exclusivity(unchecked) var axeDefaultExplicitRoles: [String??] = []
     /// `hasARIAAttribute` by element position, for the whole page at once (empty: not built yet).
     @exclusivity(unchecked) var ariaAttributed: [Bool] = []
+    @exclusivity(unchecked) var ariaAttributedElements: [Element]?
     /// `isNamedFromContent` by element position: -1 not known yet, 0 no, 1 yes.
     @exclusivity(unchecked) var namedFromContent: [Int8] = []
     /// Elements whose implicit role is being resolved right now: a `section` or `form` whose
@@ -44,8 +49,35 @@ public final class AccessibilityModel {
     /// Column/row header grids of tables, by table position, built on first use.
     @exclusivity(unchecked) var tableGrids: [Int: TableGrid] = [:]
 
-    public init(document: Document) {
+    /// Whether name computations share the walks that come out the same for many elements
+    /// (SharedLabels, ReferenceText); off only in tests that compare names with and without.
+    let sharesWalks: Bool
+
+    /// How many elements name computations may visit on this page in all. Real pages use a few
+    /// per element; a hostile page can make names cost the square of its size (a thousand links
+    /// inside the element that labels them all), which would hold a crawl's worker for minutes.
+    public let nameStepBudget: Int
+    @exclusivity(unchecked) var nameSteps = 0
+    /// How many times a name computation was refused or cut short because the budget was spent:
+    /// the auditor reports every result that asked for one as needing review.
+    public private(set) var namesCutShort = 0
+
+    /// The budget for a page of `elementCount` elements: far above what real pages use.
+    public static func defaultNameStepBudget(elementCount: Int) -> Int { 1_000_000 + 200 * elementCount }
+
+    public convenience init(document: Document) {
+        self.init(document: document, sharesWalks: true)
+    }
+
+    /// A model whose name computations stop after `nameStepBudget` visited elements.
+    public convenience init(document: Document, nameStepBudget: Int) {
+        self.init(document: document, sharesWalks: true, nameStepBudget: nameStepBudget)
+    }
+
+    init(document: Document, sharesWalks: Bool, nameStepBudget: Int? = nil) {
         self.document = document
+        self.sharesWalks = sharesWalks
+        self.nameStepBudget = nameStepBudget ?? Self.defaultNameStepBudget(elementCount: document.elementCount)
         let count = document.elementCount
         var hiddenFromAT = [Bool](repeating: false, count: count)
         var notRendered = [Bool](repeating: false, count: count)
@@ -53,11 +85,12 @@ public final class AccessibilityModel {
         var hiddenForGood = [Bool](repeating: false, count: count)
         var inert = [Bool](repeating: false, count: count)
         let pageStyles = PageStyleRules(document: document)
+        let attributeFlags = VisibilityAttributes.flags(in: document)
         for element in document.elements {
             let position = element.position
             let parent = element.parent
             let parentPosition = parent?.position
-            let attributes = VisibilityAttributes(of: element)
+            let attributes = VisibilityAttributes(attributeFlags[position])
             var style = InlineStyle(parsing: attributes.style ? element.attribute("style") : nil)
             if !pageStyles.isEmpty, let sheetStyle = pageStyles.style(for: element) {
                 style = sheetStyle.overridden(by: style)
@@ -86,23 +119,29 @@ public final class AccessibilityModel {
 
     /// Which of the attributes that hide an element it has, from one walk over its attribute names
     /// (the model is built for every element of every page, so one walk instead of four lookups).
+    /// Which of the attributes that decide visibility an element has.
     private struct VisibilityAttributes {
-        var style = false
-        var hidden = false
-        var ariaHidden = false
-        var inert = false
+        private static let names = ["style", "hidden", "aria-hidden", "inert"]
+        let style: Bool
+        let hidden: Bool
+        let ariaHidden: Bool
+        let inert: Bool
 
-        init(of element: Element) {
-            for name in element.attributeNames {
-                // Comparing lengths first keeps most names from being compared at all.
-                switch name.utf8.count {
-                case 5:
-                    if name == "style" { style = true } else if name == "inert" { inert = true }
-                case 6: if name == "hidden" { hidden = true }
-                case 11: if name == "aria-hidden" { ariaHidden = true }
-                default: break
-                }
+        init(_ flags: UInt8) {
+            style = flags & 1 != 0
+            hidden = flags & 2 != 0
+            ariaHidden = flags & 4 != 0
+            inert = flags & 8 != 0
+        }
+
+        /// Each element's flags, by position: one pass over the page's attribute names per
+        /// attribute, rather than listing every element's attributes.
+        static func flags(in document: Document) -> [UInt8] {
+            var flags = [UInt8](repeating: 0, count: document.elementCount)
+            for (bit, name) in names.enumerated() {
+                for position in document.elementPositions(withAttribute: name) { flags[Int(position)] |= 1 << bit }
             }
+            return flags
         }
     }
 
@@ -168,17 +207,46 @@ public final class AccessibilityModel {
         element.attribute("tabindex").flatMap(JavaScriptNumbers.parseInt)
     }
 
+    /// Whether the name budget is spent: then nothing computed from names is kept.
+    var isNameBudgetSpent: Bool { nameSteps > nameStepBudget }
+
+    /// Counts one element visited by a name computation; false once the budget is spent. The
+    /// step that spends it drops everything cached from names (it may be partial), so that each
+    /// later request is refused and counted instead of answered from a cut computation.
+    func spendNameStep() -> Bool {
+        nameSteps += 1
+        guard nameSteps > nameStepBudget else { return true }
+        if nameSteps == nameStepBudget + 1 {
+            nameCache = []
+            referenceTexts = [:]
+            sharedLabelsByID = [:]
+            roleCache = [:]
+            standardRoles = []
+            axeDefaultRoles = []
+            namedFromContent = []
+        }
+        namesCutShort += 1
+        return false
+    }
+
     /// Whether the element has an attribute in the `aria-` namespace (any case). Several rules
     /// ask it of every element, so the page's answers are found in one pass and kept.
     public func hasARIAAttribute(_ element: Element) -> Bool {
         if ariaAttributed.isEmpty {
             var found = [Bool](repeating: false, count: document.elementCount)
-            for candidate in document.elements where candidate.attributeNames.contains(where: ARIAAttributes.isARIAName) {
-                found[candidate.position] = true
-            }
+            for candidate in elementsWithARIAAttributes { found[candidate.position] = true }
             ariaAttributed = found
         }
         return ariaAttributed[element.position]
+    }
+
+    /// The elements that have an attribute in the `aria-` namespace, in document order: the only
+    /// candidates of the rules about ARIA attributes, found in one pass over the attribute names.
+    public var elementsWithARIAAttributes: [Element] {
+        if let known = ariaAttributedElements { return known }
+        let found = document.elements(withAttributeNamed: ARIAAttributes.isARIAName)
+        ariaAttributedElements = found
+        return found
     }
 
     /// Whether the element is inert itself or inside an `inert` subtree.

@@ -9,17 +9,39 @@ import CanopyHTML
 /// `aria-labelledby` reference starts with a fresh record, as in axe, so `"a a"` repeats a's text.
 struct NameComputation {
     let model: AccessibilityModel
-    let start: Element
+    /// The element being named; nil while the texts of labels shared by several controls are
+    /// computed once for all of them (SharedLabels).
+    let start: Element?
     private var processed = ProcessedElements()
     private var depth = 0
+    /// When recording (SharedLabels), the elements passed to `text(of:)` and those newly marked
+    /// processed: what a label's text could depend on, and what it leaves behind.
+    private var visits: [Int]?
+    private var marks: [Int]?
+    /// When walking a shared label again for one control (SharedLabels): the elements the
+    /// recorded walks before this one marked (by walk index), unless that walk was done again.
+    private var earlierMarks: (markedBy: [Int: Int], before: Int, redone: [Bool])?
+    /// The deepest `depth` a walk reached (ReferenceText: whether the depth cap cut it).
+    private var deepest = 0
 
     /// Deeper recursion than this gives up on the branch: real pages never nest names this deep,
     /// and it keeps pathological documents from exhausting the stack.
     private static let maximumDepth = 200
 
-    init(model: AccessibilityModel, start: Element) {
+    init(model: AccessibilityModel, start: Element?) {
         self.model = model
         self.start = start
+    }
+
+    /// A computation of label texts as a control's own computation reaches them (at depth 1,
+    /// after marking the control processed), for no control in particular, recording visits.
+    private init(sharedLabelsOf model: AccessibilityModel, processed: ProcessedElements, start: Element?) {
+        self.model = model
+        self.start = start
+        self.processed = processed
+        depth = 1
+        visits = []
+        marks = []
     }
 
     /// The traversal state that changes with where the computation is (axe's `context`).
@@ -34,12 +56,15 @@ struct NameComputation {
     }
 
     mutating func name() -> String {
-        TextNormalization.sanitize(text(of: start, context: Context()))
+        guard let start else { return "" }
+        return TextNormalization.sanitize(text(of: start, context: Context()))
     }
 
     // MARK: Steps
 
     mutating func text(of element: Element, context incoming: Context) -> String {
+        guard model.spendNameStep() else { return "" }
+        visits?.append(element.position)
         var context = incoming
         if context.inLabelledByContext && context.includeHidden == nil {
             context.includeHidden = model.isHiddenFromAssistiveTechnology(element)
@@ -51,6 +76,7 @@ struct NameComputation {
         {
             return ""
         }
+        deepest = max(deepest, depth)
         guard depth < Self.maximumDepth else { return "" }
         depth += 1
         defer { depth -= 1 }
@@ -86,14 +112,35 @@ struct NameComputation {
             var referenceContext = context
             referenceContext.inLabelledByContext = true
             referenceContext.includeHidden = nil
-            // Each reference is computed afresh, so `aria-labelledby="a a"` repeats a's text.
-            let outerProcessed = processed
-            processed = ProcessedElements()
-            let part = text(of: referenced, context: referenceContext)
-            processed = outerProcessed
+            let part = referenceText(of: referenced, context: referenceContext)
             result = result.isEmpty ? part : result + " " + part
         }
         return result
+    }
+
+    /// One `aria-labelledby` (or `aria-describedby`) reference's text. Each is computed afresh, so
+    /// `aria-labelledby="a a"` repeats a's text, and so it is the same for every element that
+    /// points there, unless the walk met that element or was cut by the depth cap: many elements
+    /// labelled by one large element cost one walk of it instead of one each.
+    mutating func referenceText(of referenced: Element, context: Context) -> String {
+        let key = ReferenceText.Key(position: referenced.position, subtreeDescendant: context.subtreeDescendant)
+        if model.sharesWalks, let known = model.referenceTexts[key], depth + known.reach < Self.maximumDepth,
+            !(start.map { known.visits.contains($0.position) } ?? false)
+        {
+            return known.text
+        }
+        var walk = NameComputation(model: model, start: start)
+        walk.depth = depth
+        walk.deepest = depth
+        walk.visits = []
+        let text = walk.text(of: referenced, context: context)
+        let visits = Set(walk.visits ?? [])
+        if model.sharesWalks, !model.isNameBudgetSpent, walk.deepest < Self.maximumDepth,
+            !(start.map { visits.contains($0.position) } ?? false)
+        {
+            model.referenceTexts[key] = ReferenceText(text: text, visits: visits, reach: walk.deepest - depth)
+        }
+        return text
     }
 
     /// Step 2D: the host language's own labelling (alt, label, legend, caption, value...).
@@ -123,6 +170,12 @@ struct NameComputation {
     /// content with nested labels and `aria-labelledby` switched off.
     mutating func labelText(of element: Element, context: Context) -> String {
         guard !context.inControlContext, !context.inLabelledByContext, markProcessed(element) else { return "" }
+        // A control's own name (not a control met inside another name) whose id other elements
+        // share: the labels' texts are the same for all of them but where a control is inside
+        // one, so they are computed once (SharedLabels), not once per control.
+        if depth == 1, element == start, let id = element.id, let shared = model.sharedLabels(forID: id) {
+            return shared.text(for: element, model: model)
+        }
         var labels = model.explicitLabels(of: element)
         if let wrapping = element.ancestors.first(where: { $0.isHTML && $0.localName == "label" }) {
             labels.append(wrapping)
@@ -219,19 +272,22 @@ struct NameComputation {
                 result += child.text
             case .element:
                 guard let childElement = child.element, !ownedPositions.contains(childElement.position) else { continue }
-                append(text(of: childElement, context: context), from: childElement, to: &result)
+                Self.append(text(of: childElement, context: context), from: childElement, to: &result)
             default:
                 continue
             }
         }
         for ownedElement in owned {
-            append(text(of: ownedElement, context: context), from: ownedElement, to: &result)
+            Self.append(text(of: ownedElement, context: context), from: ownedElement, to: &result)
         }
         return result
     }
 
     /// Block-level children are separated from their neighbours by spaces; phrasing ones are not.
-    private func append(_ addition: String, from element: Element, to result: inout String) {
+    /// Static: calling an instance method with `text(of:)` as its argument kept a copy of the
+    /// computation (and so of its processed set) alive during the walk, and every element the
+    /// walk marked copied the whole set.
+    private static func append(_ addition: String, from element: Element, to result: inout String) {
         guard !addition.isEmpty else { return }
         var addition = addition
         if !NativeNaming.isPhrasing(element) {
@@ -254,7 +310,160 @@ struct NameComputation {
 
     /// True the first time an element is seen in this computation.
     private mutating func markProcessed(_ element: Element) -> Bool {
-        processed.insert(element.position)
+        if let earlier = earlierMarks, let walk = earlier.markedBy[element.position], walk < earlier.before,
+            !earlier.redone[walk]
+        {
+            return false
+        }
+        let inserted = processed.insert(element.position)
+        if inserted { marks?.append(element.position) }
+        return inserted
+    }
+
+    /// The label texts of SharedLabels: each label in turn, as `labelText` computes them.
+    static func sharedLabelPieces(
+        _ labels: [Element], model: AccessibilityModel
+    ) -> (texts: [String], visits: [[Int]], marks: [[Int]]) {
+        var computation = NameComputation(sharedLabelsOf: model, processed: ProcessedElements(), start: nil)
+        var context = Context()
+        context.inControlContext = true
+        var result: (texts: [String], visits: [[Int]], marks: [[Int]]) = ([], [], [])
+        for label in labels {
+            computation.visits = []
+            computation.marks = []
+            result.texts.append(computation.text(of: label, context: context))
+            result.visits.append(computation.visits ?? [])
+            result.marks.append(computation.marks ?? [])
+        }
+        return result
+    }
+
+    /// One label's text for `start`, walked again with what the control's own computation would
+    /// have processed there: `processed`, and what the recorded walks before `before` marked
+    /// (unless redone). Returns the text and the elements it marked.
+    static func sharedLabelWalk(
+        _ label: Element, for start: Element, processed: ProcessedElements,
+        earlierMarks: (markedBy: [Int: Int], before: Int, redone: [Bool]), model: AccessibilityModel
+    ) -> (text: String, marks: [Int]) {
+        var computation = NameComputation(sharedLabelsOf: model, processed: processed, start: start)
+        computation.visits = nil
+        computation.earlierMarks = earlierMarks
+        var context = Context()
+        context.inControlContext = true
+        let text = computation.text(of: label, context: context)
+        return (text, computation.marks ?? [])
+    }
+}
+
+/// A labelledby or describedby reference's text as computed once (NameComputation.referenceText).
+struct ReferenceText {
+    struct Key: Hashable {
+        let position: Int
+        let subtreeDescendant: Bool?
+    }
+
+    let text: String
+    /// The elements the walk reached: for one of them the walk would differ.
+    let visits: Set<Int>
+    /// How much deeper than where it started the walk went.
+    let reach: Int
+}
+
+/// The `<label for>` texts of an id that several elements carry. axe (and so Canopy) gives every
+/// element with the id all the labels naming it, so a page of n such controls and n labels cost
+/// n² label walks (3,000 of each took minutes). Here the labels are walked once, in order, for no
+/// control in particular, recording which elements each walk reached and marked. A control no
+/// walk reached, and that no label wraps, gets the joined text as it is. For another, only the
+/// walks that could differ are done again: those that reached it, then, in order, those that
+/// reached an element whose processed state the walks done again (or its wrapping label's walk)
+/// changed.
+struct SharedLabels {
+    let labels: [Element]
+    let texts: [String]
+    let joined: String
+    /// Element position → the labels (by index, ascending) whose walks reached it.
+    let visitors: [Int: [Int]]
+    /// Per label, the elements its walk marked processed.
+    let marks: [[Int]]
+    /// Element position → the label whose walk marked it processed.
+    let markedBy: [Int: Int]
+    /// Label position → index in `labels`.
+    let indexes: [Int: Int]
+
+    init(labels: [Element], model: AccessibilityModel) {
+        self.labels = labels
+        let visits: [[Int]]
+        (texts, visits, marks) = NameComputation.sharedLabelPieces(labels, model: model)
+        joined = texts.filter { !$0.isEmpty }.joined(separator: " ")
+        var visitors: [Int: [Int]] = [:]
+        for (index, reached) in visits.enumerated() {
+            for position in reached where visitors[position]?.last != index { visitors[position, default: []].append(index) }
+        }
+        self.visitors = visitors
+        var markedBy: [Int: Int] = [:]
+        for (index, marked) in marks.enumerated() {
+            for position in marked { markedBy[position] = index }
+        }
+        self.markedBy = markedBy
+        indexes = Dictionary(labels.enumerated().map { ($1.position, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `labelText` of `control` at the start of its own name computation.
+    func text(for control: Element, model: AccessibilityModel) -> String {
+        let wrapping = control.ancestors.first { $0.isHTML && $0.localName == "label" }
+        if visitors[control.position] == nil && wrapping == nil { return joined }
+        // The wrapping label's walk comes among the others in document order: right after its
+        // own when it is one of them (it is walked twice, as labelText does), else before the
+        // first label after it.
+        let extraBefore = wrapping.map { wrapping in
+            indexes[wrapping.position].map { $0 + 1 } ?? firstLabel(after: wrapping.position)
+        }
+        var redo = [Bool](repeating: false, count: labels.count)
+        var redone = redo
+        var processed = ProcessedElements()
+        _ = processed.insert(control.position)
+        // Walks from `index` on that reached an element whose processed state changed.
+        func changed(_ positions: some Sequence<Int>, from index: Int) {
+            for position in positions {
+                for walk in visitors[position] ?? [] where walk >= index { redo[walk] = true }
+            }
+        }
+        changed([control.position], from: 0)
+        var pieces = texts
+        var extra = ""
+        for index in 0...labels.count {
+            if index == extraBefore, let wrapping {
+                let walk = NameComputation.sharedLabelWalk(
+                    wrapping, for: control, processed: processed, earlierMarks: (markedBy, index, redone), model: model)
+                extra = walk.text
+                for position in walk.marks { _ = processed.insert(position) }
+                changed(walk.marks, from: index)
+            }
+            guard index < labels.count, redo[index] else { continue }
+            let walk = NameComputation.sharedLabelWalk(
+                labels[index], for: control, processed: processed, earlierMarks: (markedBy, index, redone), model: model)
+            pieces[index] = walk.text
+            redone[index] = true
+            for position in walk.marks { _ = processed.insert(position) }
+            changed(Set(marks[index]).symmetricDifference(walk.marks), from: index + 1)
+        }
+        var result: [String] = []
+        for (index, piece) in pieces.enumerated() {
+            if index == extraBefore, !extra.isEmpty { result.append(extra) }
+            if !piece.isEmpty { result.append(piece) }
+        }
+        if extraBefore == labels.count, !extra.isEmpty { result.append(extra) }
+        return result.joined(separator: " ")
+    }
+
+    /// The index of the first label after `position` in document order (labels are in order).
+    private func firstLabel(after position: Int) -> Int {
+        var low = 0, high = labels.count
+        while low < high {
+            let middle = (low + high) / 2
+            if labels[middle].position > position { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }
 

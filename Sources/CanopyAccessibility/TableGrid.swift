@@ -8,12 +8,11 @@ public enum TableHeaderScope: Sendable, Equatable {
 /// A table laid out as the HTML table model does, with row and column spans filling slots, so
 /// that a header's scope can be read from whether its whole row or column is made of headers.
 struct TableGrid {
-    /// `slots[row][column]`: the cell covering that slot, nil for holes.
-    private var slots: [[Element?]] = []
     /// Where each cell's top-left slot is, by element position.
     private var origins: [Int: (row: Int, column: Int)] = [:]
-    /// Per row: every slot is a `th` or a hole. Per column: every row has a `th` there.
+    /// Per row: every slot is a `th` or a hole.
     private var rowIsAllHeaders: [Bool] = []
+    /// Per column: every row has a `th` there.
     private var columnIsAllHeaders: [Bool] = []
 
     /// Slots laid out at most per table. Spans multiply (colspan up to 1000 × rowspan up to
@@ -26,6 +25,9 @@ struct TableGrid {
 
     init(table: Element) {
         let rows = Self.rows(of: table)
+        // Slots hold what the scopes need of their cell: 1 for a `th`, 0 for another cell, -1
+        // for a hole. Elements there cost reference counting on each of up to a million slots.
+        var slots: [[Int8]] = []
         var budget = Self.maximumSlots
         layout: for (rowIndex, row) in rows.enumerated() {
             if slots.count <= rowIndex { slots.append([]) }
@@ -35,15 +37,16 @@ struct TableGrid {
                 let rowSpanValue = cell.attribute("rowspan").flatMap(JavaScriptNumbers.parseInt) ?? 1
                 // rowspan=0 spans the rest of the table, as browsers do.
                 let rowSpan = rowSpanValue == 0 ? rows.count : min(max(rowSpanValue, 1), 65534)
+                let kind: Int8 = cell.localName == "th" ? 1 : 0
                 for _ in 0..<columnSpan {
                     for offset in 0..<rowSpan {
                         budget -= 1
                         if budget < 0 { break layout }
                         let target = rowIndex + offset
                         while slots.count <= target { slots.append([]) }
-                        while column < slots[target].count, slots[target][column] != nil { column += 1; budget -= 1 }
-                        while slots[target].count <= column { slots[target].append(nil); budget -= 1 }
-                        slots[target][column] = cell
+                        while column < slots[target].count, slots[target][column] >= 0 { column += 1; budget -= 1 }
+                        while slots[target].count <= column { slots[target].append(-1); budget -= 1 }
+                        slots[target][column] = kind
                         if origins[cell.position] == nil { origins[cell.position] = (target, column) }
                     }
                     column += 1
@@ -52,12 +55,11 @@ struct TableGrid {
         }
         // Which rows and columns are all headers, once: asked per cell, it cost rows × columns
         // per header, minutes for hostile spans (Tests/FuzzCorpus/parse/table-span-skip-timeout.html).
-        let isHeader = { (slot: Element?) -> Bool in slot?.localName == "th" }
-        rowIsAllHeaders = slots.map { $0.allSatisfy { $0 == nil || isHeader($0) } }
+        rowIsAllHeaders = slots.map { !$0.contains(0) }
         var headersInColumn: [Int] = []
         for row in slots {
             while headersInColumn.count < row.count { headersInColumn.append(0) }
-            for (column, slot) in row.enumerated() where isHeader(slot) { headersInColumn[column] += 1 }
+            for (column, slot) in row.enumerated() where slot == 1 { headersInColumn[column] += 1 }
         }
         columnIsAllHeaders = headersInColumn.map { $0 == slots.count }
     }

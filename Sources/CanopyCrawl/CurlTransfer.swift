@@ -236,7 +236,16 @@ final class CurlTransfer {
             if let target = refusedRedirectTarget() {
                 return .unsupportedScheme(target)
             }
-            return .transport(code: Int(code.rawValue), message: "\(url): \(message)")
+            // "Received HTTP/0.9 when not allowed": nothing like a status line came back.
+            if responses.isEmpty, message.contains("HTTP/0.9") {
+                return .transport(code: Int(code.rawValue), message: "\(url): the reply is not HTTP: it does not start with a status line")
+            }
+            return .transport(code: Int(code.rawValue), message: "\(url): the reply is not valid HTTP: \(message)")
+        case CURLE_WEIRD_SERVER_REPLY:
+            return .transport(code: Int(code.rawValue), message: "\(url): the reply is not valid HTTP: \(message)")
+        case CURLE_RECV_ERROR where message.contains("chunked-encoding"):
+            // Otherwise a receive error is the connection's fault (a reset), not the reply's.
+            return .transport(code: Int(code.rawValue), message: "\(url): the reply is not valid HTTP: \(message)")
         case CURLE_TOO_MANY_REDIRECTS:
             return .tooManyRedirects(limit: max(0, request.maxRedirects))
         case CURLE_OPERATION_TIMEDOUT:

@@ -64,12 +64,17 @@ public struct LinkExtractor: Sendable {
     }
 
     /// `pageURL` is the final URL the page was fetched from (after redirects).
+    private static let linkElementNames = ["a", "area", "iframe", "frame", "base", "link", "meta"]
+
     public func extract(from document: Document, pageURL: CrawlURL) -> PageLinks {
         var references: [(text: String, source: PageLinks.Link.Source, line: Int, noFollow: Bool)] = []
         var baseHref: String?
         var canonicalHref: String?
         var noFollow = false, noIndex = false
-        for element in document.elements {
+        // Only the elements that can hold a link, found by name (a page's other elements are
+        // most of it), then taken in document order as before.
+        let candidates = Self.linkElementNames.flatMap(document.elements(named:)).sorted { $0.position < $1.position }
+        for element in candidates {
             switch element.localName {
             case "a", "area":
                 guard let href = element.attribute("href") else { continue }
@@ -106,10 +111,12 @@ public struct LinkExtractor: Sendable {
         let baseURL = baseHref.flatMap { try? normalizer.resolve($0, against: pageURL) } ?? pageURL
         var links: [PageLinks.Link] = []
         var indexByURL: [CrawlURL: Int] = [:]
+        indexByURL.reserveCapacity(references.count)
         var rejected: [URLRejection: Int] = [:]
         // Pages repeat the same hrefs (navigation, "back to top", type names): each text is
         // resolved once, as the base is the same for all of them.
         var resolved: [String: Result<CrawlURL, URLRejection>] = [:]
+        resolved.reserveCapacity(references.count)
         for reference in references {
             let resolution: Result<CrawlURL, URLRejection>
             if let known = resolved[reference.text] {

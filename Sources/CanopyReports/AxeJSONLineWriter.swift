@@ -60,17 +60,20 @@ public struct AxeJSONLineWriter: Sendable {
 
     /// The rules of the run, in their order: the order of each group on a line.
     public let ruleIDs: [String]
+    private let ruleOrder: AxeRuleOrder
     private let fixedParts: [String: FixedParts]
 
     /// A writer for results of `rules`, with their metadata as audited (impact overrides included).
     public init(rules: [RuleMetadata]) {
         ruleIDs = rules.map(\.id)
+        ruleOrder = .init(ruleIDs)
         fixedParts = Dictionary(rules.map { ($0.id, FixedParts(id: $0.id, metadata: $0)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A writer for a stored run's rules, by id, with the catalog's metadata.
     public init(ruleIDs: [String]) {
         self.ruleIDs = ruleIDs
+        ruleOrder = .init(ruleIDs)
         fixedParts = Dictionary(
             ruleIDs.map { ($0, FixedParts(id: $0, metadata: RuleCatalog.rule(withID: $0)?.metadata)) }, uniquingKeysWith: { first, _ in first }
         )
@@ -87,7 +90,7 @@ public struct AxeJSONLineWriter: Sendable {
     public func appendLine<Finding: AxeLineFinding>(
         url: String, timestamp: String, findings: [Finding], passingRules: Set<String>, to json: inout [UInt8]
     ) {
-        let groups = AxePageGroups(ruleIDs: ruleIDs, findings: findings, passingRules: passingRules)
+        let groups = AxePageGroups(order: ruleOrder, findings: findings, passingRules: passingRules)
         // Keys in JSONEncoder's sorted order.
         json.append(contentsOf: #"{"inapplicable":["#.utf8)
         for (index, rule) in groups.inapplicable.enumerated() {
@@ -148,6 +151,18 @@ public struct AxeJSONLineWriter: Sendable {
 }
 
 /// Which rules of a page go in which group, in the run's rule order.
+/// A run's rules in order with their positions, made once per writer: a page's groups then
+/// cost a lookup per finding and passing rule, not a set of every rule per page.
+struct AxeRuleOrder: Sendable {
+    let ruleIDs: [String]
+    let indexByID: [String: Int]
+
+    init(_ ruleIDs: [String]) {
+        self.ruleIDs = ruleIDs
+        indexByID = Dictionary(ruleIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
 struct AxePageGroups<Finding: AxeLineFinding> {
     let byRule: [String: [Finding]]
     let violations: [String]
@@ -156,19 +171,26 @@ struct AxePageGroups<Finding: AxeLineFinding> {
     let inapplicable: [String]
 
     init(ruleIDs: [String], findings: [Finding], passingRules: Set<String>) {
+        self.init(order: AxeRuleOrder(ruleIDs), findings: findings, passingRules: passingRules)
+    }
+
+    init(order: AxeRuleOrder, findings: [Finding], passingRules: Set<String>) {
         byRule = Dictionary(grouping: findings, by: \.ruleID)
+        let failing: UInt8 = 1, undecided: UInt8 = 2, passing: UInt8 = 4
         // Rules of the run first, then any rule the findings or passes name that the run's list lacks.
-        let listed = Set(ruleIDs)
-        let extra = Set(byRule.keys).union(passingRules).subtracting(listed)
-        let order = extra.isEmpty ? ruleIDs : ruleIDs + extra.sorted()
-        var failing: Set<String> = [], undecided: Set<String> = []
-        for finding in findings {
-            if finding.outcome == .violation { failing.insert(finding.ruleID) } else { undecided.insert(finding.ruleID) }
+        var flags = [UInt8](repeating: 0, count: order.ruleIDs.count)
+        var extra: [String: UInt8] = [:]
+        func mark(_ ruleID: String, _ flag: UInt8) {
+            if let index = order.indexByID[ruleID] { flags[index] |= flag } else { extra[ruleID, default: 0] |= flag }
         }
-        violations = order.filter(failing.contains)
-        incomplete = order.filter(undecided.contains)
-        passes = order.filter(passingRules.contains)
-        inapplicable = order.filter { !failing.contains($0) && !undecided.contains($0) && !passingRules.contains($0) }
+        for finding in findings { mark(finding.ruleID, finding.outcome == .violation ? failing : undecided) }
+        for ruleID in passingRules { mark(ruleID, passing) }
+        var ordered = Array(zip(order.ruleIDs, flags))
+        if !extra.isEmpty { ordered += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+        violations = ordered.filter { $0.1 & failing != 0 }.map(\.0)
+        incomplete = ordered.filter { $0.1 & undecided != 0 }.map(\.0)
+        passes = ordered.filter { $0.1 & passing != 0 }.map(\.0)
+        inapplicable = ordered.filter { $0.1 == 0 }.map(\.0)
     }
 }
 

@@ -21,52 +21,30 @@ public struct LatestResultsJSONLines: Sendable {
 
     /// The lines of `run`, each ending in a line feed.
     public func render(run: StoredRun) throws -> Data {
-        var output = Data()
-        try forEachChunk(of: run) { output.append(contentsOf: $0) }
-        return output
+        var data = Data()
+        try write(run: run) { data.append($0) }
+        return data
     }
 
-    /// Writes the lines of `run` to `path` a chunk at a time, through a temporary file renamed
-    /// at the end: a large site's lines run to hundreds of megabytes, which need not all be in
-    /// memory at once, and a reader never sees half a file.
-    public func write(run: StoredRun?, to path: String) throws {
-        let temporary = path + ".partial-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-            defer { try? handle.close() }
-            if let run { try forEachChunk(of: run) { try handle.write(contentsOf: $0) } }
-            try handle.synchronize()
-            if rename(temporary, path) != 0 { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
-    }
-
-    /// Hands the lines over in pieces of about a megabyte, whole lines each.
-    private func forEachChunk(of run: StoredRun, _ emit: ([UInt8]) throws -> Void) throws {
+    /// The lines of `run` handed to `output` in pieces of about a megabyte, read from the store a
+    /// page at a time: for a 100,000-page run they are gigabytes, never held whole.
+    public func write(run: StoredRun, to output: (Data) throws -> Void) throws {
         let writer = AxeJSONLineWriter(ruleIDs: run.ruleIDs)
         let timestamp = AxeTimestamp.string(run.startedAt)
-        let findings = Dictionary(grouping: try store.findings(run: run.id), by: \.pageURL)
-        var output: [UInt8] = []
-        output.reserveCapacity(Self.chunkSize + 64 * 1024)
-        for page in try store.pages(run: run.id) where page.error == nil {
-            let pageFindings = findings[page.url] ?? []
-            let passes = try store.passCounts(run: run.id, pageURL: page.url)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.chunkSize + 64 * 1024)
+        try store.forEachPageResult(run: run.id) { page, findings, passes in
             // Every audited page has a finding or a pass (html-has-lang and document-title apply to
             // any document); a page with neither was fetched but not audited (not HTML, a redirect).
-            guard !pageFindings.isEmpty || !passes.isEmpty else { continue }
-            writer.appendLine(url: page.url, timestamp: timestamp, findings: pageFindings, passingRules: Set(passes.keys), to: &output)
-            output.append(0x0A)
-            if output.count >= Self.chunkSize {
-                try emit(output)
-                output.removeAll(keepingCapacity: true)
+            guard page.error == nil, !findings.isEmpty || !passes.isEmpty else { return }
+            writer.appendLine(url: page.url, timestamp: timestamp, findings: findings, passingRules: Set(passes.keys), to: &buffer)
+            buffer.append(0x0A)
+            if buffer.count >= Self.chunkSize {
+                try output(Data(buffer))
+                buffer.removeAll(keepingCapacity: true)
             }
         }
-        if !output.isEmpty { try emit(output) }
+        if !buffer.isEmpty { try output(Data(buffer)) }
     }
 
     private static let chunkSize = 1 << 20

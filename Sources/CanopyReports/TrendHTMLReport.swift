@@ -34,11 +34,15 @@ public struct TrendHTMLReport: Sendable {
     /// What the report is about, e.g. the start URL's host; crawled, so escaped.
     public let siteName: String
     public let limits: Limits
+    /// The latest run's page count and the pages to choose the drill-down from; nil takes
+    /// `report.latest.pages` (`RunStore.drillDownPages` gives them without reading every page).
+    public let drillDown: (total: Int, pages: [PageDrillDown])?
 
-    public init(report: TrendReport, siteName: String, limits: Limits = Limits()) {
+    public init(report: TrendReport, siteName: String, limits: Limits = Limits(), drillDown: (total: Int, pages: [PageDrillDown])? = nil) {
         self.report = report
         self.siteName = siteName
         self.limits = limits
+        self.drillDown = drillDown
     }
 
     static let impactColors: [(impact: String, color: String)] = [
@@ -58,7 +62,7 @@ public struct TrendHTMLReport: Sendable {
             page.coverage(latestTrend, latest: report.latest)
             if let latest = report.latest {
                 page.openIssues(latest.openIssues, limit: limits.openIssues)
-                page.drillDown(latest.pages, limits: limits)
+                page.drillDown(drillDown?.pages ?? latest.pages, total: drillDown?.total ?? latest.pages.count, limits: limits)
             }
         } else {
             page.raw("<p>No complete run yet. Run <code>canopy crawl</code>; an interrupted or running crawl is never counted.</p>")
@@ -416,15 +420,16 @@ private struct HTMLPage {
 
     // MARK: Pages
 
-    mutating func drillDown(_ pages: [PageDrillDown], limits: TrendHTMLReport.Limits) {
+    /// `pages` may be all `total` pages, or only those worth showing when there are too many.
+    mutating func drillDown(_ pages: [PageDrillDown], total: Int, limits: TrendHTMLReport.Limits) {
         raw("<section id=\"pages\">\n<h2>Pages</h2>\n")
         var shown = pages
-        if pages.count > limits.drillDownPages {
+        if total > limits.drillDownPages {
             // The pages most worth opening: failures and the most findings first.
             shown = pages.filter { $0.error != nil || !$0.findings.isEmpty }
                 .sorted { ($0.error != nil ? 1 : 0, $0.findings.count, $1.url) > ($1.error != nil ? 1 : 0, $1.findings.count, $0.url) }
             shown = Array(shown.prefix(limits.drillDownPages))
-            raw("<p>The latest run has \(pages.count) pages; here are the \(shown.count) with failures or the most findings. trend.json lists every page with its findings.</p>\n")
+            raw("<p>The latest run has \(total) pages; here are the \(shown.count) with failures or the most findings. trend.json lists every page with its findings.</p>\n")
         } else {
             raw("<p>Every page of the latest run, with its findings. Open a page to see them.</p>\n")
         }

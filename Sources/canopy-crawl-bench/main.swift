@@ -3,6 +3,10 @@
 // memory (max RSS) is its own. Build with `-c release`; serve the site first (../shared/corpus/serve.sh).
 //
 //   swift run -c release canopy-crawl-bench [--start URL] [--prefix PATH] [--urls FILE]
+//   swift run -c release canopy-crawl-bench --soak [--soak-pages 10000,100000] [--keep]
+//     (`canopy crawl` end to end over a generated site it serves itself; fails unless memory stays flat)
+//   swift run -c release canopy-crawl-bench --adversarial
+//     (parse + audit of hostile pages, time and peak memory each; fails if one takes over 10 s)
 //
 // (`canopy gate` has its own, self-contained benchmark: canopy-gate-bench.)
 //
@@ -112,6 +116,29 @@ func runMode(_ mode: String) throws -> Measurement {
     }
 }
 
+if let pagesIndex = CommandLine.arguments.firstIndex(of: "--soak-child") {
+    let arguments = CommandLine.arguments
+    let measurement = Soak.child(
+        pages: Int(arguments[pagesIndex + 1]) ?? 0, origin: Soak.value(of: "--origin", in: arguments) ?? "",
+        folder: Soak.value(of: "--folder", in: arguments) ?? NSTemporaryDirectory()
+    )
+    FileHandle.standardOutput.write(try JSONEncoder().encode(measurement))
+    exit(0)
+}
+
+if let pageIndex = CommandLine.arguments.firstIndex(of: "--adversarial-page") {
+    FileHandle.standardOutput.write(try JSONEncoder().encode(try Adversarial.child(CommandLine.arguments[pageIndex + 1])))
+    exit(0)
+}
+
+if CommandLine.arguments.contains("--adversarial") {
+    exit(try Adversarial.run())
+}
+
+if CommandLine.arguments.contains("--soak") {
+    exit(try Soak.run(arguments: CommandLine.arguments))
+}
+
 if let modeIndex = CommandLine.arguments.firstIndex(of: "--mode") {
     let measurement = try runMode(CommandLine.arguments[modeIndex + 1])
     FileHandle.standardOutput.write(try JSONEncoder().encode(measurement))
@@ -120,17 +147,8 @@ if let modeIndex = CommandLine.arguments.firstIndex(of: "--mode") {
 
 /// Runs one mode in a child process and returns its measurement and peak RSS in MB.
 func child(_ mode: String) throws -> (Measurement, Double) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["--mode", mode, "--start", start, "--prefix", prefix, "--urls", urlsFile]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(process.processIdentifier, &status, 0, &usage)
-    return (try JSONDecoder().decode(Measurement.self, from: data), Double(usage.ru_maxrss) / 1024)
+    let ending = try ChildProcess.run(CommandLine.arguments[0], ["--mode", mode, "--start", start, "--prefix", prefix, "--urls", urlsFile])
+    return (try JSONDecoder().decode(Measurement.self, from: ending.output), Double(ending.usage.ru_maxrss) / 1024)
 }
 
 print("site: \(start) within \(prefix); \(ProcessInfo.processInfo.activeProcessorCount) cores")

@@ -1,3 +1,4 @@
+import CanopySyntheticHistory
 /// Fifty pages of a made-up outdoor-gear shop for the gate benchmark: a home page, category
 /// listings, product pages, guides and help pages, 10–50 KB each, sharing a large header and
 /// footer as real storefronts do, with inline scripts, structured data, SVG icons, forms and
@@ -251,22 +252,4 @@ struct BenchmarkSite {
             """
         return document(path: "/help/\(topic)", title: "Help: \(topic)", description: "Answers about \(topic).", main: main)
     }
-}
-
-/// A small deterministic random number generator (SplitMix64), so the pages are the same on
-/// every run without any global state.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

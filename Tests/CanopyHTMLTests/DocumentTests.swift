@@ -76,4 +76,12 @@ struct DocumentTests {
         #expect(cut.count == 80)
         #expect(cut.hasSuffix("…"))
     }
+
+    @Test func elementCountByIDAgreesWithTheList() {
+        let page = HTMLParser().parse(html: "<p id=one>a</p><p id=twice>b</p><i id=twice>c</i><b id=\"\">d</b>")
+        for id in ["one", "twice", "absent", ""] {
+            #expect(page.elementCount(withID: id) == page.elements(withID: id).count, "\(id)")
+        }
+        #expect(page.elementCount(withID: "twice") == 2)
+    }
 }

@@ -84,23 +84,11 @@ final class CanopyProcess: @unchecked Sendable {
     }
 }
 
-/// A reproducible stream of random numbers (SplitMix64), so a failing run can be replayed from
-/// its printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Seeds for the tests' random schedules (SplitMix64): a failing run can be replayed from its
+/// printed seed.
+enum TestSeed {
     /// The seed named by `variable` in the environment (to replay a failure), or a new one.
-    static func seed(from variable: String) -> UInt64 {
+    static func from(_ variable: String) -> UInt64 {
         ProcessInfo.processInfo.environment[variable].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
     }
 }

@@ -1,3 +1,4 @@
+import CanopySyntheticHistory
 import CanopyKit
 import CanopyStore
 import CanopyTestSupport
@@ -26,9 +27,9 @@ struct CrashSafetyTests {
 
     @Test("SIGKILL at random points: the store stays sound, complete runs intact, and --resume completes the run, every page once")
     func killAndResume() throws {
-        let seed = SeededGenerator.seed(from: "CANOPY_KILL_SEED")
+        let seed = TestSeed.from("CANOPY_KILL_SEED")
         print("CrashSafetyTests.killAndResume: seed \(seed) (replay with CANOPY_KILL_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let site = GeneratedSite(pageCount: 450)
         let total = site.recordedPaths.count
         let tripwire = Tripwire()

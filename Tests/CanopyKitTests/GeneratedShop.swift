@@ -1,3 +1,4 @@
+import CanopySyntheticHistory
 import CanopyTestSupport
 import Foundation
 
@@ -194,7 +195,7 @@ struct GeneratedShop: Sendable {
     /// A list in this week's order: the same items, shuffled by a generator seeded with the week.
     private func reordered<Item>(_ items: [Item], salt: Int) -> [Item] {
         guard week.reordersLists else { return items }
-        var generator = SeededGenerator(seed: UInt64(week.number * 7_919 + salt))
+        var generator = SplitMix64(seed: UInt64(week.number * 7_919 + salt))
         return items.shuffled(using: &generator)
     }
 

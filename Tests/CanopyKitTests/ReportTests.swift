@@ -162,7 +162,11 @@ struct ReportTests {
         let store = try hostileStore(in: folder)
         let output = try ReportWriter(store: store, now: { Date(timeIntervalSince1970: 1_800_000_000) }).write(to: folder.file("Reports"))
         let file = try Data(contentsOf: URL(fileURLWithPath: folder.file("Reports/trend.json")))
-        #expect(file == (try output.trend.jsonData()))
+        // Written page by page, and byte for byte what encoding the whole report gives.
+        let whole = try store.trendReport(generatedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(whole.latest?.pages.count == 4)
+        #expect(file == (try whole.jsonData()))
+        #expect(output.trend.latest?.pages == [], "the report returned leaves the pages to the file")
         let decoded = try TrendReport.decode(file)
         #expect(decoded.runs.map(\.runId) == output.trend.runs.map(\.runId))
         #expect(decoded.latest?.openIssues.map(\.issueKey) == output.trend.latest?.openIssues.map(\.issueKey))
@@ -288,6 +292,13 @@ struct ReportTests {
         let html = try String(contentsOfFile: output.htmlPath, encoding: .utf8)
         #expect(html.contains("This table shows the first 10"))
         #expect(html.contains("The latest run has 120 pages; here are the 25"))
+        // The database picks the pages a sort of every page would: failures, then most findings.
+        let every = try #require(try store.trendReport().latest?.pages)
+        let expected = every.filter { $0.error != nil || !$0.findings.isEmpty }
+            .sorted { ($0.error != nil ? 1 : 0, $0.findings.count, $1.url) > ($1.error != nil ? 1 : 0, $1.findings.count, $0.url) }
+            .prefix(25).map(\.url)
+        let shown = document.elements.filter { $0.localName == "span" && $0.classNames.contains("url") }.map(\.textContent)
+        #expect(shown == Array(expected))
         #expect(html.contains("(the first 3 of"))
         #expect(ReportChecks.violations(ofHTML: html) == [])
     }

@@ -527,4 +527,33 @@ struct SiteCrawlerTests {
         #expect(sink.all.count == 25)
         #expect(summary.skippedByLimit > 0)
     }
+
+    @Test("with the frontier mostly on disk, two origins are crawled whole, each page fetched once, and no file is left behind")
+    func frontierOnDisk() throws {
+        let site = GeneratedSite(pageCount: 300)
+        let server = try TestHTTPServer { site.response(for: $0.pathWithoutQuery) }
+        let folder = try ReportTestFolder("frontier")
+        let origins = ["http://127.0.0.1:\(server.port)", "http://localhost:\(server.port)"]
+        let (summary, sink) = try crawl(server) {
+            $0.startURLs = origins.map { try! URLNormalizer().normalize($0 + site.startPath) }
+            $0.scope = CrawlScope(startURLs: $0.startURLs)
+            $0.honoursRobots = false
+            $0.sitemaps = .none
+            $0.maxDepth = 1_000
+            // Two URLs of each origin in memory: the rest of the frontier goes through its file.
+            $0.frontierMemory = 2
+            $0.frontierDirectory = folder.path
+        }
+
+        for origin in origins {
+            let recorded = sink.all.filter { $0.url.hasPrefix(origin + "/") }.map { String($0.url.dropFirst(origin.count)) }
+            #expect(recorded.count == site.recordedPaths.count, "\(origin): every URL recorded once")
+            #expect(Set(recorded) == site.recordedPaths, "\(origin)")
+        }
+        #expect(summary.pagesAudited == 2 * site.auditedCount)
+        var fetches: [String: Int] = [:]
+        for request in server.requests { fetches[(request.header("Host") ?? "") + request.pathWithoutQuery, default: 0] += 1 }
+        #expect(fetches.filter { $0.value > 1 } == [:], "no page fetched twice")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
 }

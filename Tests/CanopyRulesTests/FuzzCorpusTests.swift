@@ -1,73 +1,111 @@
+import CanopyFuzzing
 import CanopyHTML
 import CanopyRules
 import Foundation
 import Testing
 
-/// Replays Tests/FuzzCorpus (inputs that once crashed a fuzz target, and hand-made hostile ones:
-/// deep nesting, huge attributes, NUL bytes, invalid UTF-8, unterminated constructs, pathological
-/// selectors) through the same code as the fuzz targets in Sources/canopy-fuzz (docs/fuzzing.md).
-/// Passing means: no crash, and every input finishes.
+/// Replays Tests/FuzzCorpus (inputs that once crashed, hung or exhausted memory in a fuzz target,
+/// and hand-made hostile ones: deep nesting, huge attributes, NUL bytes, invalid UTF-8,
+/// unterminated constructs, pathological selectors) through FuzzHarness, the code the fuzzer runs
+/// (docs/fuzzing.md). Passing means: no crash, no broken invariant, and every input finishes.
+@Suite(.serialized)  // one input at a time, so that a slow one is not slowed further by the others
 struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzCorpus")
 
-    static func inputs(_ target: String) -> [String] {
-        let folder = corpus.appendingPathComponent(target).path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { target + "/" + $0 }
-    }
+    /// How long one input may take before it counts as hung. Not a speed requirement: a debug
+    /// build on a loaded machine takes a few seconds for the largest inputs; the bugs this
+    /// catches (quadratic audits of 64 KB pages, runaway table grids) took minutes or forever.
+    static let hangLimit: Duration = .seconds(30)
 
-    static func bytes(_ input: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: corpus.appendingPathComponent(input)))
+    static func inputs(_ target: FuzzTarget) -> [String] {
+        let folder = corpus.appendingPathComponent(target.rawValue).path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { target.rawValue + "/" + $0 }
     }
 
     @Test func corpusIsThere() {
-        #expect(Self.inputs("parse").count >= 10)
-        #expect(Self.inputs("selector").count >= 10)
+        #expect(Self.inputs(.parse).count >= 10)
+        #expect(Self.inputs(.selector).count >= 10)
     }
 
-    // Same as FuzzTarget.parseAndAudit in Sources/canopy-fuzz/FuzzTargets.swift.
-    @Test(arguments: inputs("parse"))
-    func parseAndAudit(_ input: String) throws {
-        let document = HTMLParser().parse(bytes: try Self.bytes(input), contentType: "text/html", url: "https://fuzz.example/")
-        let result = Auditor(rules: RuleCatalog.all).audit(document)
-        var described = 0
-        for rule in result.rules {
-            for node in rule.nodes.prefix(2) where described < 40 {
-                described += 1
-                #expect(!node.target.isEmpty)
-                _ = node.html
-                _ = node.element.snippet(maxLength: 40)
+    @Test(arguments: inputs(.parse))
+    func parse(_ input: String) async throws {
+        try await Self.replay(input, through: .parse)
+    }
+
+    @Test(arguments: inputs(.selector))
+    func selector(_ input: String) async throws {
+        try await Self.replay(input, through: .selector)
+    }
+
+    static func replay(_ input: String, through target: FuzzTarget) async throws {
+        let bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent(input)))
+        let harness = FuzzHarness(target: target)
+        switch await HangGuard.run(within: hangLimit, { try harness.run(bytes) }) {
+        case nil: Issue.record("\(input) did not finish within \(hangLimit)")
+        case .failure(let violation)?: Issue.record("\(input): \(violation)")
+        case .success?: break
+        }
+    }
+
+    @Test func hangGuardReportsWorkThatDoesNotFinish() async {
+        // The worker outlives the test by design (a hung input cannot be stopped), so it waits
+        // on a semaphore that is signalled afterwards instead of spinning.
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let outcome = await HangGuard.run(within: .milliseconds(200)) { release.wait() }
+        #expect(outcome == nil)
+        let finished = await HangGuard.run(within: .seconds(30)) {}
+        #expect(finished != nil)
+    }
+
+    @Test func selectorNestingIsCappedWithAnError() throws {
+        let page = HTMLParser().parse(html: FuzzHarness.selectorPage)
+        let nested = { (levels: Int) in String(repeating: ":not(:is(", count: levels / 2) + "a" + String(repeating: "))", count: levels / 2) }
+        // 16 × :not(:is( … )) is 32 levels, an even number of :not: it selects the two links.
+        #expect(page.querySelectorAll(try SelectorList(nested(32))).count == 2)
+        #expect(throws: SelectorParseError.self) { try SelectorList(nested(34)) }
+        #expect(throws: SelectorParseError.self) { try SelectorList(String(repeating: ":is(", count: 100_000)) }
+    }
+}
+
+/// Runs work on a thread of its own and gives up waiting after a time limit, so that an input
+/// that hangs fails its test instead of stalling the whole run.
+enum HangGuard {
+    /// The work's outcome, or nil when it had not finished within `limit` (it is left running).
+    static func run(
+        within limit: Duration, _ work: @escaping @Sendable () throws -> Void
+    ) async -> Result<Void, any Error>? {
+        await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            let thread = Thread { once.resume(with: Result { try work() }) }
+            // The fuzzer runs inputs on the main thread; give this one as much stack (8 MB).
+            thread.stackSize = 8 << 20
+            thread.start()
+            let (seconds, attoseconds) = limit.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                once.resume(with: nil)
             }
         }
     }
 
-    static let selectorDocument = HTMLParser().parse(html: """
-        <!DOCTYPE html><html lang="en"><head><title>t</title></head><body>
-        <header id="top" class="a b"><nav aria-label="main"><ul><li><a href="/x" lang="en-US">x</a></li>
-        <li class="b"><a href="https://e.example/y?q=1">y</a></li><li></li></ul></nav></header>
-        <main><h1 data-x="1 2">T</h1><p>text <em>e</em> <!-- c --></p>
-        <form><input type="checkbox" checked disabled><select><option selected>o</option></select>
-        <label for="i">l</label><input id="i" required></form>
-        <table><tr><th scope=col>h</th></tr><tr><td>d</td></tr></table>
-        <svg viewBox="0 0 1 1"><g><title>s</title></g></svg><div hidden></div><p></p></main>
-        </body></html>
-        """)
+    /// Whichever of the worker and the timer comes first resumes the waiting test; the other is ignored.
+    private final class ResumeOnce: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Result<Void, any Error>?, Never>?
 
-    @Test func selectorNestingIsCappedWithAnError() throws {
-        let nested = { (levels: Int) in String(repeating: ":not(:is(", count: levels / 2) + "a" + String(repeating: "))", count: levels / 2) }
-        // 16 × :not(:is( … )) is 32 levels, an even number of :not: it selects the two links.
-        #expect(Self.selectorDocument.querySelectorAll(try SelectorList(nested(32))).count == 2)
-        #expect(throws: SelectorParseError.self) { try SelectorList(nested(34)) }
-        #expect(throws: SelectorParseError.self) { try SelectorList(String(repeating: ":is(", count: 100_000)) }
-    }
+        init(_ continuation: CheckedContinuation<Result<Void, any Error>?, Never>) {
+            self.continuation = continuation
+        }
 
-    // Same as FuzzTarget.parseAndMatchSelector in Sources/canopy-fuzz/FuzzTargets.swift.
-    @Test(arguments: inputs("selector"))
-    func parseAndMatchSelector(_ input: String) throws {
-        let bytes = try Self.bytes(input)
-        guard let list = try? SelectorList(String(decoding: bytes, as: UTF8.self)) else { return }
-        _ = Self.selectorDocument.querySelectorAll(list)
-        _ = list.description
+        func resume(with outcome: Result<Void, any Error>?) {
+            let waiting = lock.withLock { () -> CheckedContinuation<Result<Void, any Error>?, Never>? in
+                defer { continuation = nil }
+                return continuation
+            }
+            waiting?.resume(returning: outcome)
+        }
     }
 }

@@ -7,10 +7,14 @@ struct PageContextCacheTests {
     let html = """
         <header>Top</header><main><h1 aria-level=2>A</h1><section><h2>B</h2><div role=heading aria-level=1>C</div>
         <iframe title=x></iframe></section></main><footer role=contentinfo><h1>D</h1></footer>
+        <ul><li>1</li></ul><ol><li>2</li></ol><svg><li/><LI/><foreignObject><p>in svg</p></foreignObject><feBlend/></svg>
+        <math><mi>x</mi><li/></math><P>upper case in HTML</P>
         """
     let selectors = [
         "h1, h2, [role=heading]", "iframe, frame", #"main:not([role]), [role="main"]"#,
         #":is(h1, h2, h3):not([role])[aria-level="1"], [role=heading][aria-level="1"]"#, "*", "section h2",
+        // Bare type selectors, whose candidates are taken without a test: foreign elements, case.
+        "li", "ul, ol", "p", "LI", "foreignObject", "foreignobject", "feblend", "feBlend", "mi", "li, mi, p",
     ]
 
     @Test func pageQueriesMatchDocumentQueries() throws {

@@ -88,4 +88,35 @@ struct IssueKeyTests {
         #expect(issues.count == 2)
         #expect(issues.allSatisfy { $0.component == nil && $0.owner == "ChatCo" })
     }
+
+    @Test("counts are exact when the analysis reads a run in chunks, a page's findings split between two of them")
+    func countsAcrossChunks() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("chunks.sqlite"))
+        let footer = ComponentCandidate(key: "footer", structureHash: "f")
+        let inFooter = ComponentPlacement(candidate: footer, elementSignature: "a.social")
+        // 7 findings a page, so that chunk boundaries fall inside pages: 3 in the site-wide
+        // footer (one component issue), 4 of one template issue.
+        let pageCount = RunAnalysis.chunkSize / 7 * 2 + 3
+        let pages = (0..<pageCount).map { index in
+            PageRecord(
+                url: "https://shop.example/product/\(index)",
+                findings: (0..<3).map { _ in madeUpFinding("link-name", signature: "footer-link", component: inFooter) }
+                    + (0..<4).map { _ in madeUpFinding("image-alt", signature: "gallery-image") },
+                components: [footer]
+            )
+        }
+        let run = try store.recordCompleteRun(pages)
+
+        let issues = try #require(try store.trendReport(options: TrendOptions(includePages: false)).latest?.openIssues)
+        #expect(issues.count == 2)
+        let component = try #require(issues.first { $0.ruleId == "link-name" })
+        #expect(component.component == "footer")
+        #expect((component.pageCount, component.findingCount) == (pageCount, 3 * pageCount))
+        let template = try #require(issues.first { $0.ruleId == "image-alt" })
+        #expect(template.pageType == "/product/*")
+        #expect((template.pageCount, template.findingCount) == (pageCount, 4 * pageCount))
+        #expect(try store.findings(run: run).allSatisfy { $0.issueKey != nil }, "every finding got its key")
+        #expect(try store.pages(run: run).allSatisfy { $0.pageType == "/product/*" }, "and every page its type")
+    }
 }

@@ -80,26 +80,51 @@ public final class Document: Sendable {
         elementPositions(named: name).map { element(atPosition: Int($0)) }
     }
 
+    /// The elements that have an attribute named `name`, in document order.
+    public func elements(withAttribute name: String) -> [Element] {
+        elementPositions(withAttribute: name).map { element(atPosition: Int($0)) }
+    }
+
+    /// The elements with at least one attribute whose name satisfies `test`, in document order:
+    /// one pass over the page's attribute names, with no per-element work.
+    public func elements(withAttributeNamed test: (String) -> Bool) -> [Element] {
+        var found: [Int32] = []
+        for index in storage.attributeNames.indices where test(storage.attributeNames[index]) {
+            appendOwner(ofAttribute: index, to: &found)
+        }
+        return found.map { element(atPosition: Int($0)) }
+    }
+
     /// Document-order positions of the elements that have an attribute named `name`.
-    func elementPositions(withAttribute name: String) -> [Int32] {
+    public func elementPositions(withAttribute name: String) -> [Int32] {
         var found: [Int32] = []
         let key = NameKey.of(name)
         storage.attributeNameKeys.withUnsafeBufferPointer { keys in
-            // Attributes are stored node by node in document order, so one pass over all of them
-            // finds the owners in order; `attributeStart` says where each node's run begins.
             for index in keys.indices where keys[index] == key {
                 if key >> 56 > 7, storage.attributeNames[index] != name { continue }
-                let node = storage.node(owningAttribute: index)
-                let position = elementPositions[node]
-                if position >= 0, found.last != position { found.append(position) }
+                appendOwner(ofAttribute: index, to: &found)
             }
         }
         return found
     }
 
+    /// Adds the position of the element that owns attribute `index`, unless it is the last one
+    /// added. Attributes are stored node by node in document order, so one pass over all of them
+    /// finds the owners in order; `attributeStart` says where each node's run begins.
+    private func appendOwner(ofAttribute index: Int, to found: inout [Int32]) {
+        let position = elementPositions[storage.node(owningAttribute: index)]
+        if position >= 0, found.last != position { found.append(position) }
+    }
+
     /// All elements whose `id` is exactly `id`, in document order.
     public func elements(withID id: String) -> [Element] {
         (idIndex[id] ?? []).map { Element(document: self, node: Int($0)) }
+    }
+
+    /// How many elements have `id` as their `id`, without listing them: a page can repeat one id
+    /// on 100,000 elements, and a caller asking for each of them must not pay for all of them.
+    public func elementCount(withID id: String) -> Int {
+        idIndex[id]?.count ?? 0
     }
 
     /// The first element whose `id` is exactly `id`, as `getElementById` finds it.

@@ -47,7 +47,7 @@ public struct HTMLParser: Sendable {
         defer { xmlFreeDoc(xmlDocument) }
         let tags = TagTable()
         TreeRepair.repair(xmlDocument, tags: tags)
-        let storage = TreeBuilder.build(from: xmlDocument, estimatedNodes: utf8.count / 24, tags: tags)
+        let storage = TreeBuilder.build(from: xmlDocument, tags: tags)
         return Document(storage: storage, url: url, sourceEncoding: encoding)
     }
 }

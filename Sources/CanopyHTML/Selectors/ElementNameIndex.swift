@@ -24,8 +24,9 @@ public final class ElementNameIndex {
             return Array(document.elements)
         case .scan:
             return document.querySelectorAll(selector)
-        case .keyed(let keys):
+        case .keyed(let keys, let everyCandidateMatches):
             positions = candidatePositions(keys)
+            if everyCandidateMatches { return positions.map { document.element(atPosition: Int($0)) } }
         }
         var result: [Element] = []
         for position in positions {
@@ -73,15 +74,23 @@ enum SubjectKey: Hashable, Sendable {
 enum CandidateStrategy: Hashable, Sendable {
     /// Some alternative is a bare `*`: every element matches, no test needed.
     case everyElement
-    /// Every alternative requires one of these names or attributes on its subject.
-    case keyed([SubjectKey])
+    /// Every alternative requires one of these names or attributes on its subject. When every
+    /// alternative is a bare lowercase type selector (`li`, `ul, ol`, `table`), the elements with
+    /// those names are exactly the matches and need no test.
+    case keyed([SubjectKey], everyCandidateMatches: Bool)
     /// Some alternative can match an element with neither (e.g. `:is(...)` alone): test them all.
     case scan
 
     init(_ selectors: [ComplexSelector]) {
         var keys: [SubjectKey] = []
         var needsScan = false
+        var everyCandidateMatches = true
         for selector in selectors {
+            // A lowercase name is matched as written by HTML and foreign elements alike.
+            let isBareType = selector.compounds.count == 1 && selector.compounds[0].conditions.isEmpty
+                && !selector.compounds[0].isRelativeAnchor
+                && selector.compounds[0].typeName.map { $0.asWritten == $0.lowercased } == true
+            if !isBareType { everyCandidateMatches = false }
             guard let subject = selector.compounds.first else { needsScan = true; continue }
             if selector.compounds.count == 1, subject.typeName == nil, subject.conditions.isEmpty, !subject.isRelativeAnchor {
                 self = .everyElement
@@ -108,7 +117,7 @@ enum CandidateStrategy: Hashable, Sendable {
             self = .scan
         } else {
             var seen: Set<SubjectKey> = []
-            self = .keyed(keys.filter { seen.insert($0).inserted })
+            self = .keyed(keys.filter { seen.insert($0).inserted }, everyCandidateMatches: everyCandidateMatches)
         }
     }
 }

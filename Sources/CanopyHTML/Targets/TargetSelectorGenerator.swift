@@ -297,7 +297,7 @@ public struct TargetSelectorGenerator: Sendable {
                 return tag
             }
             // The document's id index answers for ids without the page-wide counts.
-            if let id = element.attribute("id"), !id.isEmpty, document.elements(withID: id).count == 1 { return idPiece(id) }
+            if let id = element.attribute("id"), !id.isEmpty, document.elementCount(withID: id) == 1 { return idPiece(id) }
             // Classes and specific attributes before tags: they survive the insertion of another
             // element of the same kind elsewhere (a second <form>, a banner with an <h1>).
             let specificCount = Self.specificAttributes.count

@@ -33,6 +33,10 @@ public struct CrawlPlan: Sendable {
     public var followsNofollow = false
     /// Parsing and auditing threads.
     public var auditThreads = ProcessInfo.processInfo.activeProcessorCount
+    /// URLs of one origin waiting in memory to be fetched; more wait in a temporary file.
+    public var frontierMemory = 4096
+    /// Where the frontier's temporary files go (unlinked as soon as they are made).
+    public var frontierDirectory = NSTemporaryDirectory()
     public var auditor: Auditor
     public var exclude: [SelectorList] = []
     public var excludeByURL: [URLExclusion] = []

@@ -78,14 +78,19 @@ public final class SiteCrawler: @unchecked Sendable {
     private let clock = ContinuousClock()
 
     private let lock = NSLock()
-    private var seen: Set<CrawlURL> = []
-    /// Every URL offered to `admit` so far, whatever became of it: a page stores the links it
-    /// was first to offer (`PageRecord.discoveredLinks`), from which a resumed run rebuilds its frontier.
-    private var offered: Set<CrawlURL> = []
+    /// Every URL the crawl met, with what it did with it (`Met`), packed: the one structure
+    /// that grows with the site, a few tens of bytes a URL.
+    private var met = URLFlagTable()
     /// Pages an interrupted run recorded, when this crawl resumes it.
     private let finished: [RecordedPage]
-    /// URLs turned away (scope, robots, limit), so each is counted once however often linked.
-    private var turnedAway: Set<CrawlURL> = []
+    /// Pages admitted and not yet handed to the fetch loop, by origin, mostly on disk: a
+    /// breadth-first crawl has most of a large site waiting at once.
+    private var frontier: [Origin: FrontierQueue] = [:]
+    /// Pages of each origin handed to the fetch loop and not yet handled: at most `pageWindow`,
+    /// so the loop's queues stay short and a slow host does not hold up the others.
+    private var pagesInLoop: [Origin: Int] = [:]
+    private let pageWindow: Int
+    /// Jobs handed to the fetch loop and not yet handled.
     private var jobs: [Int: JobKind] = [:]
     private var nextTag = 0
     /// Jobs submitted and not yet fully handled; the crawl ends when it returns to zero.
@@ -106,6 +111,17 @@ public final class SiteCrawler: @unchecked Sendable {
     private var workers: WorkerPool<FetchCompletion>?
     private let sinkLock = NSLock()
 
+    /// What the crawl did with a URL it met (flags in `met`).
+    private enum Met {
+        /// Offered to `admit`, whatever became of it: a page stores the links it was first to offer
+        /// (`PageRecord.discoveredLinks`), from which a resumed run rebuilds its frontier.
+        static let offered: UInt8 = 1
+        /// Taken in to be fetched (a page, a sitemap, a redirect target).
+        static let taken: UInt8 = 2
+        /// Turned away (scope, robots, limit), so each is counted once however often linked.
+        static let turnedAway: UInt8 = 4
+    }
+
     /// - Parameter finished: the pages an interrupted run already recorded, to resume it: they are
     ///   not fetched again, and their stored links stand in for the links they would give.
     public init(plan: CrawlPlan, sink: any CrawlSink, progress: CrawlProgressReporter? = nil, resuming finished: [RecordedPage] = []) {
@@ -115,6 +131,7 @@ public final class SiteCrawler: @unchecked Sendable {
         self.sink = sink
         self.progress = progress
         self.pageAuditor = PageAuditor(plan: plan)
+        self.pageWindow = max(16, plan.fetchPolicy.maxPerHost * 4)
     }
 
     /// Crawls until the frontier is empty or a limit is reached, and says what happened.
@@ -185,11 +202,12 @@ public final class SiteCrawler: @unchecked Sendable {
         let origin = url.origin
         var firstOffer = false
         let admission: Admission = lock.withLock {
-            firstOffer = offered.insert(url).inserted
-            guard !seen.contains(url), !turnedAway.contains(url) else { return .rejected }
+            let before = met.insert(Met.offered, for: url.string)
+            firstOffer = before & Met.offered == 0
+            guard before & (Met.taken | Met.turnedAway) == 0 else { return .rejected }
             let decision = scope.decision(for: url)
             guard decision == .inScope else {
-                turnedAway.insert(url)
+                met.insert(Met.turnedAway, for: url.string)
                 summary.skippedByScope[decision.description, default: 0] += 1
                 return .rejected
             }
@@ -201,24 +219,28 @@ public final class SiteCrawler: @unchecked Sendable {
                     return firstOfOrigin ? .waitsForRobots(origin) : .rejected
                 }
                 guard rules.isAllowed(path: url.pathAndQuery) else {
-                    turnedAway.insert(url)
+                    met.insert(Met.turnedAway, for: url.string)
                     summary.skippedByRobots += 1
                     return .rejected
                 }
             }
             guard pagesAdmitted < plan.maxPages else {
-                turnedAway.insert(url)
+                met.insert(Met.turnedAway, for: url.string)
                 summary.skippedByLimit += 1
                 return .rejected
             }
             pagesAdmitted += 1
-            seen.insert(url)
+            met.insert(Met.taken, for: url.string)
             progressState.queued += 1
+            let queue = frontier[origin] ?? FrontierQueue(memoryLimit: plan.frontierMemory, directory: plan.frontierDirectory)
+            frontier[origin] = queue
+            queue.push(FrontierQueue.Entry(url: url.string, depth: depth))
+            pendingWork += 1  // until the page is handled, after its turn in the frontier
             return .accepted
         }
         switch admission {
         case .rejected: break
-        case .accepted: submit(url: url, kind: .page(depth: depth, requested: url, chain: []))
+        case .accepted: pump(origin)
         case .waitsForRobots(let origin): if let robotsURL = originURL(origin, "/robots.txt") { submit(url: robotsURL, kind: .robots(origin, redirects: 0)) }
         }
         return firstOffer
@@ -227,22 +249,57 @@ public final class SiteCrawler: @unchecked Sendable {
     private func requestSitemap(_ url: CrawlURL, depth: Int) {
         let allowed: Bool = lock.withLock {
             // Sitemap indexes can nest and point at one another; a cap keeps that finite.
-            guard sitemapsRequested < plan.maxSitemaps, !seen.contains(url) else { return false }
-            seen.insert(url)
+            guard sitemapsRequested < plan.maxSitemaps, met.insert(Met.taken, for: url.string) & Met.taken == 0 else { return false }
             sitemapsRequested += 1
             return true
         }
         if allowed { submit(url: url, kind: .sitemap(depth: depth, redirects: 0)) }
     }
 
-    private func submit(url: CrawlURL, kind: JobKind) {
+    /// Hands a request to the fetch loop. `counted`: its work was already counted in
+    /// `pendingWork` (a page from the frontier).
+    private func submit(url: CrawlURL, kind: JobKind, counted: Bool = false) {
         let tag: Int = lock.withLock {
             nextTag += 1
             jobs[nextTag] = kind
-            pendingWork += 1
+            if !counted { pendingWork += 1 }
             return nextTag
         }
         lock.withLock { loop }?.submit(FetchJob(request: plan.request(for: url), tag: tag))
+    }
+
+    /// Moves pages of `origin` from the frontier to the fetch loop while it has fewer than
+    /// `pageWindow` of them.
+    private func pump(_ origin: Origin) {
+        let entries: [FrontierQueue.Entry] = lock.withLock {
+            guard !stopped, let queue = frontier[origin] else { return [] }
+            var taken: [FrontierQueue.Entry] = []
+            while pagesInLoop[origin, default: 0] < pageWindow, let entry = queue.pop() {
+                pagesInLoop[origin, default: 0] += 1
+                taken.append(entry)
+            }
+            if queue.isEmpty { frontier[origin] = nil }
+            return taken
+        }
+        for entry in entries {
+            // A normalized URL normalizes to itself; the frontier keeps only its text.
+            guard let url = try? plan.normalizer.normalize(entry.url) else {
+                var page = CrawledPage(url: entry.url, depth: entry.depth, attempts: 0)
+                page.record.error = "internal error: the queued URL could not be read back"
+                releasePage(of: origin)
+                lock.withLock { progressState.queued -= 1 }
+                finishPage(page)
+                workDone()
+                continue
+            }
+            submit(url: url, kind: .page(depth: entry.depth, requested: url, chain: []), counted: true)
+        }
+    }
+
+    /// A page taken from the frontier was handled: its origin may send another.
+    private func releasePage(of origin: Origin) {
+        lock.withLock { pagesInLoop[origin, default: 1] -= 1 }
+        pump(origin)
     }
 
     /// One job fully handled; the last one ends the crawl.
@@ -313,10 +370,10 @@ public final class SiteCrawler: @unchecked Sendable {
         guard case .success(let response) = completion.result else { return }
         if (300..<400).contains(response.status) {
             // Moved sitemaps are followed hop by hop like pages, so each hop is http(s) only and
-            // gets only its own host's credentials; `seen` and the hop limit keep loops finite.
+            // gets only its own host's credentials; `met` and the hop limit keep loops finite.
             guard redirects < plan.maxRedirects, let location = response.header("Location"),
                   let target = redirectTarget(location, from: completion.job.request.url),
-                  lock.withLock({ seen.insert(target).inserted })
+                  lock.withLock({ met.insert(Met.taken, for: target.string) & Met.taken == 0 })
             else { return }
             submit(url: target, kind: .sitemap(depth: depth, redirects: redirects + 1))
             return
@@ -340,6 +397,8 @@ public final class SiteCrawler: @unchecked Sendable {
             progressState.queued -= 1
             return completion.job.request.url
         }
+        // The first request of a page came from the frontier; redirect hops did not.
+        if chain.isEmpty { releasePage(of: requested.origin) }
         var page = CrawledPage(url: requested.string, depth: depth, attempts: completion.attempts)
         page.setRedirects(chain)
         switch completion.result {
@@ -420,7 +479,7 @@ public final class SiteCrawler: @unchecked Sendable {
                 page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
                 return .end(page)
             }
-            guard !seen.contains(target) else {
+            guard met.flags(target.string) & Met.taken == 0 else {
                 summary.duplicatesByRedirect += 1
                 page.skippedReason = "redirects to \(target.string), crawled under that URL"
                 return .end(page)
@@ -437,7 +496,7 @@ public final class SiteCrawler: @unchecked Sendable {
                     return .end(page)
                 }
             }
-            seen.insert(target)
+            met.insert(Met.taken, for: target.string)
             progressState.queued += 1
             return .fetch
         }
@@ -504,19 +563,19 @@ public final class SiteCrawler: @unchecked Sendable {
         lock.withLock {
             for page in finished {
                 if let url = try? plan.normalizer.normalize(page.url) {
-                    seen.insert(url)
+                    met.insert(Met.taken, for: url.string)
                     // The scope this run had: widened by its start URL's first redirect.
                     if plan.startURLs.contains(url), let first = page.redirectChain.first, let target = try? plan.normalizer.normalize(first) {
                         widenScope(from: url, to: target)
                     }
                 }
-                // The hops this page fetched, as `followRedirect` marked them. A last hop it did not
+                // The hops this page fetched, as `advance` marked them. A last hop it did not
                 // fetch (the page ends on a 3xx: skipped, or past the redirect limit) stays unseen:
                 // if it is a page of its own that the kill lost, it must be crawled again.
                 let endsOnRedirect = page.statusCode.map { (300..<400).contains($0) } ?? false
                 let fetchedLastHop = !endsOnRedirect || (page.error != nil && page.redirectChain.count <= plan.maxRedirects)
                 for (index, hop) in page.redirectChain.enumerated() where index < page.redirectChain.count - 1 || fetchedLastHop {
-                    if let url = try? plan.normalizer.normalize(hop) { seen.insert(url) }
+                    if let url = try? plan.normalizer.normalize(hop) { met.insert(Met.taken, for: url.string) }
                 }
                 pagesAdmitted += 1
                 if page.error != nil {

@@ -4,9 +4,13 @@ import Foundation
 /// Runs rules over a document within a scope and gathers axe-shaped results.
 public struct Auditor: Sendable {
     public let rules: [any Rule]
+    /// How many elements name computations may visit per page (nil: the model's default, far
+    /// above real pages); results that needed a name past it are reported as needing review.
+    public var nameStepBudget: Int?
 
-    public init(rules: [any Rule]) {
+    public init(rules: [any Rule], nameStepBudget: Int? = nil) {
         self.rules = rules
+        self.nameStepBudget = nameStepBudget
     }
 
     /// Audits `document` within `scope`. `ruleExclusions` removes further subtrees for single
@@ -18,7 +22,7 @@ public struct Auditor: Sendable {
         ruleExclusions: [String: [SelectorList]] = [:],
         at date: Date = Date()
     ) -> AuditResult {
-        let page = PageContext(document: document)
+        let page = nameStepBudget.map { PageContext(document: document, nameStepBudget: $0) } ?? PageContext(document: document)
         let inScope = scope.membership(in: document)
         let describer = NodeDescriber(document: document)
         var results: [RuleResult] = []
@@ -29,17 +33,38 @@ public struct Auditor: Sendable {
                 ruleScope = AuditScope(include: scope.include, exclude: scope.exclude + extra).membership(in: document)
             }
             var nodes: [NodeResult] = []
+            // Read once, not per element: `metadata` is a struct of many strings, copied on each read.
+            let excludesHidden = rule.excludesHidden
+            let reviewOnFail = rule.metadata.reviewOnFail
             // Through the page's memo: several rules share a selector (`*`, `[role]`, `html:root`).
-            for element in page.elements(matching: rule.selector) where ruleScope[element.position] {
-                if rule.excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
-                guard rule.applies(to: element, on: page) else { continue }
+            for element in rule.candidates(on: page) ?? page.elements(matching: rule.selector) where ruleScope[element.position] {
+                if excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
+                let namesCutBefore = page.accessibility.namesCutShort
+                let applies = rule.applies(to: element, on: page)
+                // Whether the rule applies was decided without a name it asked for: not skipped, not judged.
+                if page.accessibility.namesCutShort != namesCutBefore {
+                    nodes.append(NodeResult(element: element, outcome: .incomplete(Self.nameBudgetSpent(page)), describer: describer))
+                    continue
+                }
+                guard applies else { continue }
                 var outcome = rule.evaluate(element, on: page)
-                if rule.metadata.reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
+                if reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
+                if page.accessibility.namesCutShort != namesCutBefore { outcome = .incomplete(Self.nameBudgetSpent(page)) }
                 nodes.append(NodeResult(element: element, outcome: outcome, describer: describer))
             }
             results.append(RuleResult(metadata: rule.metadata, nodes: nodes))
         }
         return AuditResult(url: document.url, date: date, rules: results)
+    }
+}
+
+extension Auditor {
+    /// Why a result that needed an accessible name after the page's name budget ran out is left
+    /// for a person to check.
+    static func nameBudgetSpent(_ page: PageContext) -> String {
+        "Canopy stopped computing accessible names on this page after visiting \(page.accessibility.nameStepBudget) elements for them "
+            + "(real pages need a few per element; this one nests or shares labels so that names cost the square of its size). "
+            + "Check this element by hand."
     }
 }
 

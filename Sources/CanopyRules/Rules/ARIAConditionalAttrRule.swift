@@ -21,6 +21,8 @@ public struct ARIAConditionalAttrRule: Rule {
     /// Attributes that only rows of a treegrid may use.
     static let treeRowAttributes = ["aria-posinset", "aria-setsize", "aria-expanded", "aria-level"]
 
+    public func candidates(on page: PageContext) -> [Element]? { page.accessibility.elementsWithARIAAttributes }
+
     public func applies(to element: Element, on page: PageContext) -> Bool {
         page.accessibility.hasARIAAttribute(element)  // any aria-* attribute, known for the page at once
     }

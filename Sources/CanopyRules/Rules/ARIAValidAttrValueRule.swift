@@ -17,6 +17,8 @@ public struct ARIAValidAttrValueRule: Rule {
 
     public let selector = try! SelectorList("*")
 
+    public func candidates(on page: PageContext) -> [Element]? { page.accessibility.elementsWithARIAAttributes }
+
     public func applies(to element: Element, on page: PageContext) -> Bool {
         page.accessibility.hasARIAAttribute(element)  // any aria-* attribute, known for the page at once
     }

@@ -29,19 +29,39 @@ public struct FormFieldMultipleLabelsRule: Rule {
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let model = page.accessibility
         // Labels nobody can see do not count; a wrapping label always does.
-        var labels = model.explicitLabels(of: element).filter { !model.isNotRendered($0) && !model.isVisibilityHidden($0) }
-        for ancestor in element.ancestors where ancestor.isHTML && ancestor.localName == "label" && !labels.contains(ancestor) {
-            labels.append(ancestor)
+        let explicit = element.id.flatMap { $0.isEmpty ? nil : Self.visibleLabels(on: page)[$0] }
+        var count = explicit?.positions.count ?? 0
+        var heard = explicit?.heard ?? []
+        for ancestor in element.ancestors where ancestor.isHTML && ancestor.localName == "label" {
+            guard explicit?.positions.contains(ancestor.position) != true else { continue }
+            count += 1
+            if !model.isHiddenFromAssistiveTechnology(ancestor) { heard.append(ancestor) }
         }
-        guard labels.count > 1 else { return .pass }
-        let heard = labels.filter { !model.isHiddenFromAssistiveTechnology($0) }
+        guard count > 1 else { return .pass }
         if heard.count == 1, let only = heard.first, let id = only.id, !id.isEmpty,
             element.attribute("aria-labelledby")?.split(whereSeparator: \.isWhitespace).contains(Substring(id)) == true,
             page.document.element(withID: id) == only
         {
             return .pass
         }
-        return .incomplete("The field has \(labels.count) <label> elements; check how screen readers announce it.")
+        return .incomplete("The field has \(count) <label> elements; check how screen readers announce it.")
+    }
+
+    /// The rendered, visible `<label for>` elements of each id, and the first two of them that
+    /// reach assistive technology (enough to tell one from several). Once per page: fields that
+    /// share an id would each filter all their labels (fields × labels).
+    private static func visibleLabels(on page: PageContext) -> [String: (positions: Set<Int>, heard: [Element])] {
+        page.memo("form-field-multiple-labels.visible") {
+            let model = page.accessibility
+            var byID: [String: (positions: Set<Int>, heard: [Element])] = [:]
+            for label in page.document.elements where label.isHTML && label.localName == "label" {
+                guard let id = label.attribute("for"), !model.isNotRendered(label), !model.isVisibilityHidden(label)
+                else { continue }
+                byID[id, default: ([], [])].positions.insert(label.position)
+                if byID[id]!.heard.count < 2, !model.isHiddenFromAssistiveTechnology(label) { byID[id]!.heard.append(label) }
+            }
+            return byID
+        }
     }
 
     public let examples = RuleExamples(

@@ -17,7 +17,11 @@ public struct NestedInteractiveRule: Rule {
         howToFix: "Move the inner control out of the outer one (place them side by side), or make the inner element plain content that cannot take focus."
     )
 
-    public let selector = try! SelectorList("*")
+    /// Every element that can have such a role: an explicit `role`, or an HTML element whose
+    /// implicit role can be one (button, checkbox, radio, slider, img, separator, math, meter,
+    /// option, progressbar). Asking the role of every element of the page cost more than the rest
+    /// of the rule; a test checks this list against the implicit roles of every HTML element.
+    public let selector = try! SelectorList("[role], button, summary, input, img, hr, math, meter, option, progress")
 
     /// Elements whose role makes their children presentational (button, checkbox, tab, ...).
     public func applies(to element: Element, on page: PageContext) -> Bool {

@@ -43,27 +43,10 @@ public struct THHasDataCellsRule: Rule {
         }
         guard !headers.isEmpty else { return .pass }
         let grid = OptInATableGrid(table: element)
-        let scope = { (cell: Element) in model.tableHeaderScope(of: cell) }
-        let lonely = headers.filter { header in
-            if let id = header.id, referencedIDs.contains(Substring(id)) { return false }
-            guard let origin = grid.origin(of: header) else { return true }
-            let headerScope = scope(header)
-            if [.column, .auto].contains(headerScope),
-                grid.cells(after: origin, downward: true).contains(where: {
-                    ![.column, .auto].contains(scope($0)) && grid.header(header, describes: $0, scope: scope)
-                })
-            {
-                return false
-            }
-            if [.row, .auto].contains(headerScope),
-                grid.cells(after: origin, downward: false).contains(where: {
-                    ![.row, .auto].contains(scope($0)) && grid.header(header, describes: $0, scope: scope)
-                })
-            {
-                return false
-            }
-            return true
-        }
+        let lonely = grid.headersWithoutDataCells(
+            headers.filter { header in header.id.map { !referencedIDs.contains(Substring($0)) } ?? true },
+            scope: { model.tableHeaderScope(of: $0) }
+        )
         guard !lonely.isEmpty else { return .pass }
         let names = lonely.prefix(3).map { "\"\(model.visibleText(of: $0))\"" }.joined(separator: ", ")
         return .incomplete(

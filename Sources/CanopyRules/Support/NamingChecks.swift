@@ -14,7 +14,7 @@ struct NamingChecks {
     /// The full accessible name, as assistive technology would announce it.
     func accessibleName(of element: Element) -> String { model.accessibleName(of: element) }
 
-    func hasName(_ element: Element) -> Bool { !accessibleName(of: element).isEmpty }
+    func hasName(_ element: Element) -> Bool { model.hasAccessibleName(element) }
 
     /// A non-blank `aria-label`.
     func hasARIALabel(_ element: Element) -> Bool { model.ariaLabel(of: element) != nil }

@@ -5,10 +5,16 @@ import Foundation
 /// A table's cells laid out on the HTML table grid (row and column spans fill slots), with the
 /// header lookups axe-core's table rules make on it.
 struct OptInATableGrid {
-    /// `slots[row][column]`: the cell covering that slot; nil for holes.
-    private var slots: [[Element?]] = []
-    /// Each cell's top-left slot, by element position.
-    private var origins: [Int: (row: Int, column: Int)] = [:]
+    /// The table's cells, in layout order; slots refer to them by index.
+    private var cells: [Element] = []
+    /// `slots[row][column]`: the index in `cells` of the cell covering that slot; -1 for holes.
+    /// Indexes rather than elements: hostile spans fill up to a million slots, and each element
+    /// written or compared there cost reference counting.
+    private var slots: [[Int32]] = []
+    /// Each cell's top-left slot, by index in `cells`.
+    private var origins: [(row: Int, column: Int)] = []
+    /// Index in `cells` by element position.
+    private var indexes: [Int: Int] = [:]
 
     init(table: Element) {
         let rows = StructureTables.rows(of: table)
@@ -23,20 +29,29 @@ struct OptInATableGrid {
                 let columnSpan = Self.span(cell.attribute("colspan"), limit: 1000) ?? 1
                 // rowspan=0 reaches the end of the table, and no span goes beyond it.
                 let rowSpan = min(Self.span(cell.attribute("rowspan"), limit: 65534) ?? rows.count, rows.count - rowIndex)
+                let index = Int32(cells.count)
+                cells.append(cell)
+                origins.append((-1, -1))
                 for _ in 0..<columnSpan {
                     for offset in 0..<max(rowSpan, 1) {
                         budget -= 1
                         if budget < 0 { break layout }
                         let target = rowIndex + offset
-                        while column < slots[target].count, slots[target][column] != nil { column += 1; budget -= 1 }
-                        while slots[target].count <= column { slots[target].append(nil); budget -= 1 }
-                        slots[target][column] = cell
-                        if origins[cell.position] == nil { origins[cell.position] = (target, column) }
+                        while column < slots[target].count, slots[target][column] >= 0 { column += 1; budget -= 1 }
+                        while slots[target].count <= column { slots[target].append(-1); budget -= 1 }
+                        slots[target][column] = index
+                        if origins[Int(index)].row < 0 { origins[Int(index)] = (target, column) }
                     }
                     column += 1
                 }
             }
         }
+        // A cell cut off by the budget before its first slot is not on the grid.
+        if let last = origins.last, last.row < 0 {
+            cells.removeLast()
+            origins.removeLast()
+        }
+        for (index, cell) in cells.enumerated() { indexes[cell.position] = index }
     }
 
     /// A span attribute as the DOM reads it: 1 when absent or invalid, nil for an explicit 0.
@@ -47,48 +62,73 @@ struct OptInATableGrid {
         return number == 0 ? nil : min(number, limit)
     }
 
-    func origin(of cell: Element) -> (row: Int, column: Int)? { origins[cell.position] }
-
-    private func cell(row: Int, column: Int) -> Element? {
-        guard row >= 0, row < slots.count, column >= 0, column < slots[row].count else { return nil }
-        return slots[row][column]
-    }
-
-    /// The cells after `start` going down its column (or right along its row), up to the first hole.
-    func cells(after start: (row: Int, column: Int), downward: Bool) -> [Element] {
-        var found: [Element] = []
-        var row = start.row, column = start.column
-        while true {
-            if downward { row += 1 } else { column += 1 }
-            guard let next = cell(row: row, column: column) else { return found }
-            found.append(next)
+    /// The slots a cell covers as seen from its origin: its last row down its first column and
+    /// its last column along its first row (overlapping spans can push a cell's lower slots
+    /// further right, as in axe's grid).
+    private func extents() -> [(lastRow: Int, lastColumn: Int)] {
+        origins.enumerated().map { index, origin in
+            var lastRow = origin.row, lastColumn = origin.column
+            while slot(row: lastRow + 1, column: origin.column) == index { lastRow += 1 }
+            while slot(row: origin.row, column: lastColumn + 1) == index { lastColumn += 1 }
+            return (lastRow, lastColumn)
         }
     }
 
-    /// The slots a cell covers: its last row and last column.
-    private func extent(of cell: Element, from origin: (row: Int, column: Int)) -> (lastRow: Int, lastColumn: Int) {
-        var lastRow = origin.row, lastColumn = origin.column
-        while self.cell(row: lastRow + 1, column: origin.column) == cell { lastRow += 1 }
-        while self.cell(row: origin.row, column: lastColumn + 1) == cell { lastColumn += 1 }
-        return (lastRow, lastColumn)
+    private func slot(row: Int, column: Int) -> Int? {
+        guard row >= 0, row < slots.count, column >= 0, column < slots[row].count, slots[row][column] >= 0
+        else { return nil }
+        return Int(slots[row][column])
     }
 
-    /// Whether `header` is one of the headers that describe `cell`, as axe reads them: the cells
-    /// its `headers` attribute names (when any exists), else the row headers at or before it in
-    /// its rows and the column headers at or above it in its columns. Answered from the two cells'
-    /// extents, so that checking a header against a whole column stays cheap on long tables.
-    func header(_ header: Element, describes cell: Element, scope: (Element) -> TableHeaderScope) -> Bool {
-        if let references = cell.attribute("headers") {
-            let named = references.split(whereSeparator: \.isWhitespace).compactMap { cell.document.element(withID: String($0)) }
-            if !named.isEmpty { return named.contains(header) }
+    /// The headers among `headers` that head no cell, as axe's `th-has-data-cells` finds them: a
+    /// column (or auto) header heads a cell down its column before the first hole that is not a
+    /// column or auto header itself, a row (or auto) header one along its row that is not a row
+    /// or auto header, when axe's header lookup says it describes that cell. Headers no cell's
+    /// `headers` attribute names (the rule has set aside the named ones) describe a cell exactly
+    /// when the cell has no `headers` list of existing ids and its extent reaches the header's
+    /// row and column. Walking each header's column costs rows × headers (a 60 KB column of
+    /// `<th>` took minutes), so each column and row is swept once from its end, keeping the
+    /// furthest extent of the cells met so far; a header then asks its first slot past it.
+    func headersWithoutDataCells(_ headers: [Element], scope: (Element) -> TableHeaderScope) -> [Element] {
+        let extents = extents()
+        let scopes = cells.map(scope)
+        let hasHeadersList = cells.map { cell in
+            guard let references = cell.attribute("headers") else { return false }
+            return references.split(whereSeparator: \.isWhitespace).contains { cell.document.element(withID: String($0)) != nil }
         }
-        guard let cellOrigin = origin(of: cell), let headerOrigin = origin(of: header) else { return false }
-        let cellEnd = extent(of: cell, from: cellOrigin), headerEnd = extent(of: header, from: headerOrigin)
-        let headerScope = scope(header)
-        let sharesRow = headerOrigin.row <= cellEnd.lastRow && headerEnd.lastRow >= cellOrigin.row
-        if [.row, .auto].contains(headerScope), sharesRow, headerOrigin.column <= cellEnd.lastColumn { return true }
-        let sharesColumn = headerOrigin.column <= cellEnd.lastColumn && headerEnd.lastColumn >= cellOrigin.column
-        return [.column, .auto].contains(headerScope) && sharesColumn && headerOrigin.row <= cellEnd.lastRow
+        // furthestRowBelow[r][c]: the largest last row of the countable cells in column c from
+        // row r down to the first hole (-1 when none); furthestColumnRight[r][c] the same along row r.
+        var furthestRowBelow: [[Int]] = slots.map { Array(repeating: -1, count: $0.count) }
+        var furthestColumnRight = furthestRowBelow
+        for row in slots.indices.reversed() {
+            for column in slots[row].indices.reversed() {
+                guard let index = slot(row: row, column: column) else { continue }
+                let countable = !hasHeadersList[index]
+                let below = row + 1 < slots.count && column < slots[row + 1].count ? furthestRowBelow[row + 1][column] : -1
+                let downward = countable && ![.column, .auto].contains(scopes[index]) && extents[index].lastColumn >= column
+                furthestRowBelow[row][column] = max(below, downward ? extents[index].lastRow : -1)
+                let right = column + 1 < slots[row].count ? furthestColumnRight[row][column + 1] : -1
+                let rightward = countable && ![.row, .auto].contains(scopes[index]) && extents[index].lastRow >= row
+                furthestColumnRight[row][column] = max(right, rightward ? extents[index].lastColumn : -1)
+            }
+        }
+        return headers.filter { header in
+            guard let index = indexes[header.position] else { return true }
+            let origin = origins[index]
+            let headerScope = scopes[index]
+            if [.column, .auto].contains(headerScope), origin.row + 1 < slots.count,
+                origin.column < slots[origin.row + 1].count,
+                furthestRowBelow[origin.row + 1][origin.column] >= origin.row
+            {
+                return false
+            }
+            if [.row, .auto].contains(headerScope), origin.column + 1 < slots[origin.row].count,
+                furthestColumnRight[origin.row][origin.column + 1] >= origin.column
+            {
+                return false
+            }
+            return true
+        }
     }
 }
 

@@ -312,31 +312,35 @@ public final class PageFingerprinter {
 /// For each element, whether its subtree (itself included) holds a `main`, or a landmark or `h1`:
 /// one bottom-up pass, so finding component roots stays linear in the page size.
 private struct SubtreeContents {
-    private static func isSectionTag(_ name: String) -> Bool {
-        switch name {
-        case "header", "footer", "nav", "aside", "main", "h1": return true
-        default: return false
-        }
-    }
     private static let sectionRoles: Set<String> = ["banner", "contentinfo", "navigation", "complementary", "main"]
 
     var holdsMain: [Bool]
     var holdsLandmarkOrTopHeading: [Bool]
 
+    /// Only the elements that set a flag are visited (found by name and by `role`), each marking
+    /// itself and its ancestors up to the first one already marked: visiting every element of
+    /// every page for the few that matter cost more than the rest of the fingerprinting.
     init(document: Document) {
         let count = document.elementCount
         holdsMain = [Bool](repeating: false, count: count)
         holdsLandmarkOrTopHeading = [Bool](repeating: false, count: count)
-        for position in stride(from: count - 1, through: 0, by: -1) {
-            let element = document.element(atPosition: position)
-            let role = element.attribute("role")?.lowercased()
-            if element.localName == "main" || role == "main" { holdsMain[position] = true }
-            if Self.isSectionTag(element.localName) || role.map(Self.sectionRoles.contains) == true {
-                holdsLandmarkOrTopHeading[position] = true
-            }
-            if let parent = element.parent?.position {
-                holdsMain[parent] = holdsMain[parent] || holdsMain[position]
-                holdsLandmarkOrTopHeading[parent] = holdsLandmarkOrTopHeading[parent] || holdsLandmarkOrTopHeading[position]
+        var main = document.elements(named: "main")
+        var sections = ["header", "footer", "nav", "aside", "main", "h1"].flatMap(document.elements(named:))
+        for element in document.elements(withAttribute: "role") {
+            guard let role = element.attribute("role")?.lowercased() else { continue }
+            if role == "main" { main.append(element) }
+            if Self.sectionRoles.contains(role) { sections.append(element) }
+        }
+        Self.mark(main, andAncestorsIn: &holdsMain)
+        Self.mark(sections, andAncestorsIn: &holdsLandmarkOrTopHeading)
+    }
+
+    private static func mark(_ elements: [Element], andAncestorsIn flags: inout [Bool]) {
+        for element in elements {
+            var current: Element? = element
+            while let marking = current, !flags[marking.position] {
+                flags[marking.position] = true
+                current = marking.parent
             }
         }
     }

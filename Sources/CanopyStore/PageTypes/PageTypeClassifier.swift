@@ -24,39 +24,85 @@ public struct PageTypeClassifier: Sendable {
     /// - Parameter stickyPrefixes: prefixes that collapsed in the previous run
     ///   (`collapsedPrefixes(of:)` of its page types).
     public func pageTypes(for urls: [String], stickyPrefixes: Set<String> = []) -> [String: String] {
-        let parsed = urls.map { URLParts($0) }
-        let hosts = Set(parsed.compactMap { $0.host?.lowercased() })
-        let root = Node()
-        var paths: [[String]] = []
-        paths.reserveCapacity(urls.count)
-        for parts in parsed {
-            var segments = parts.path.split(separator: "/", omittingEmptySubsequences: true).map(VolatileValues.collapsedSegment)
-            if hosts.count > 1 { segments.insert("//" + (parts.host?.lowercased() ?? ""), at: 0) }
-            paths.append(segments)
-            root.insert(segments[...])
-        }
-        let firstLearnableDepth = hosts.count > 1 ? 2 : 1
-        let collapsed = root.collapsingVariablePositions(
-            depth: 0, prefix: "", firstLearnableDepth: firstLearnableDepth, threshold: minimumDistinctValues, sticky: stickyPrefixes
-        )
+        var learning = learning()
+        for url in urls { learning.add(url) }
+        let classification = learning.classification(stickyPrefixes: stickyPrefixes)
         var types: [String: String] = [:]
-        for (index, url) in urls.enumerated() {
-            var node = collapsed
+        for url in urls { types[url] = classification.pageType(of: url) }
+        return types
+    }
+
+    /// Learns a run's templates from its URLs given one at a time, keeping only the tree of their
+    /// path segments, so that a run of 100,000 pages need not hold its URLs: they are read once
+    /// to learn and once to classify.
+    public func learning() -> Learning { Learning(threshold: minimumDistinctValues) }
+
+    public struct Learning {
+        let threshold: Int
+        /// One tree per host (nil: a URL without one): whether a host segment leads the page
+        /// types depends on how many hosts there are, known only at the end.
+        private var trees: [String?: Node] = [:]
+
+        init(threshold: Int) {
+            self.threshold = threshold
+        }
+
+        public mutating func add(_ url: String) {
+            let parts = URLParts(url)
+            let host = parts.host?.lowercased()
+            let tree = trees[host] ?? Node()
+            trees[host] = tree
+            tree.insert(Classification.segments(of: parts)[...])
+        }
+
+        /// - Parameter stickyPrefixes: prefixes that collapsed in the previous run
+        ///   (`collapsedPrefixes(of:)` of its page types).
+        public func classification(stickyPrefixes: Set<String> = []) -> Classification {
+            let byHost = trees.keys.compactMap { $0 }.count > 1
+            let root = Node()
+            for (host, tree) in trees {
+                if byHost {
+                    let segment = "//" + (host ?? "")
+                    if let existing = root.children[segment] { existing.merge(tree) } else { root.children[segment] = tree }
+                } else {
+                    root.merge(tree)
+                }
+            }
+            let collapsed = root.collapsingVariablePositions(
+                depth: 0, prefix: "", firstLearnableDepth: byHost ? 2 : 1, threshold: threshold, sticky: stickyPrefixes
+            )
+            return Classification(tree: collapsed, byHost: byHost)
+        }
+    }
+
+    /// What a run's URLs taught: the page type of any of them.
+    public struct Classification {
+        fileprivate let tree: Node
+        let byHost: Bool
+
+        fileprivate static func segments(of parts: URLParts) -> [String] {
+            parts.path.split(separator: "/", omittingEmptySubsequences: true).map(VolatileValues.collapsedSegment)
+        }
+
+        public func pageType(of url: String) -> String {
+            let parts = URLParts(url)
+            var segments = Self.segments(of: parts)
+            if byHost { segments.insert("//" + (parts.host?.lowercased() ?? ""), at: 0) }
+            var node = tree
             var pattern = ""
-            for segment in paths[index] {
+            for segment in segments {
                 let step = node.children[segment] != nil ? segment : "*"
                 guard let next = node.children[step] else { break }
                 pattern += (step.hasPrefix("//") ? "" : "/") + step
                 node = next
             }
             if pattern.isEmpty || pattern.hasPrefix("//") && !pattern.dropFirst(2).contains("/") { pattern += "/" }
-            if let query = parsed[index].query, !query.isEmpty {
+            if let query = parts.query, !query.isEmpty {
                 let names = Set(query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "" })
                 pattern += "?" + names.sorted().map { $0 + "=*" }.joined(separator: "&")
             }
-            types[url] = pattern
+            return pattern
         }
-        return types
     }
 
     /// The prefixes at which a set of page types collapsed (`/docs/*` → `/docs/`), to pass as
@@ -76,7 +122,7 @@ public struct PageTypeClassifier: Sendable {
     }
 
     /// A trie of path segments; collapsing produces a new trie where variable positions are `*`.
-    private final class Node {
+    fileprivate final class Node {
         var children: [String: Node] = [:]
 
         func insert(_ segments: ArraySlice<String>) {

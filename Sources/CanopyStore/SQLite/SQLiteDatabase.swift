@@ -77,18 +77,19 @@ public final class SQLiteDatabase {
     }
 
     /// Runs SQL that takes no parameters (schema changes, pragmas); several statements may follow one another.
-    public func execute(_ sql: String) throws {
+    public func execute(_ sql: SQL) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
-        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        let status = sqlite3_exec(handle, sql.text, nil, nil, &errorMessage)
         guard status == SQLITE_OK else {
             let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(errorMessage)
-            throw SQLiteError(code: status, message: message, sql: sql)
+            throw SQLiteError(code: status, message: message, sql: sql.text)
         }
     }
 
     /// The cached prepared statement for `sql`, reset and with `parameters` bound.
-    func prepare(_ sql: String, _ parameters: [SQLiteValue] = []) throws -> SQLiteStatement {
+    func prepare(_ query: SQL, _ parameters: [SQLiteValue] = []) throws -> SQLiteStatement {
+        let sql = query.text
         let statement: SQLiteStatement
         if let cached = statements[sql] {
             statement = cached
@@ -105,14 +106,14 @@ public final class SQLiteDatabase {
     }
 
     /// Runs a statement that returns no rows (insert, update, delete).
-    public func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws {
+    public func run(_ sql: SQL, _ parameters: [SQLiteValue] = []) throws {
         let statement = try prepare(sql, parameters)
         while try statement.step() {}
         try statement.reset()
     }
 
     /// Runs a query and maps each row.
-    public func query<Value>(_ sql: String, _ parameters: [SQLiteValue] = [], row map: (SQLiteRow) throws -> Value) throws -> [Value] {
+    public func query<Value>(_ sql: SQL, _ parameters: [SQLiteValue] = [], row map: (SQLiteRow) throws -> Value) throws -> [Value] {
         let statement = try prepare(sql, parameters)
         defer { try? statement.reset() }
         var values: [Value] = []
@@ -122,14 +123,14 @@ public final class SQLiteDatabase {
 
     /// Calls `body` for each row without collecting them, for large result sets. The body must not
     /// run this same SQL text again: it is the one cached statement, still stepping.
-    public func forEachRow(_ sql: String, _ parameters: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
+    public func forEachRow(_ sql: SQL, _ parameters: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
         let statement = try prepare(sql, parameters)
         defer { try? statement.reset() }
         while try statement.step() { try body(SQLiteRow(statement: statement.pointer)) }
     }
 
     /// The first row of a query, mapped, or nil when there is none.
-    public func queryFirst<Value>(_ sql: String, _ parameters: [SQLiteValue] = [], row map: (SQLiteRow) throws -> Value) throws -> Value? {
+    public func queryFirst<Value>(_ sql: SQL, _ parameters: [SQLiteValue] = [], row map: (SQLiteRow) throws -> Value) throws -> Value? {
         let statement = try prepare(sql, parameters)
         defer { try? statement.reset() }
         return try statement.step() ? map(SQLiteRow(statement: statement.pointer)) : nil

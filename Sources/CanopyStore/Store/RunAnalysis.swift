@@ -33,8 +33,8 @@ struct RunAnalysis {
     ///   `run_changes` exists (migration 3 fills it in).
     func analyze(_ run: RunID, comparingInstances: Bool = true) throws {
         let runValue = SQLiteValue.integer(run.rawValue)
-        for table in ["run_page_types", "run_components", "run_issues", "run_totals", "run_rule_passes"] {
-            // Table names come from this fixed list; values are bound.
+        let tables: [SQL] = ["run_page_types", "run_components", "run_issues", "run_totals", "run_rule_passes"]
+        for table in tables {
             try database.run("DELETE FROM \(table) WHERE run_id = ?", [runValue])
         }
         try classifyPages(run)
@@ -52,28 +52,43 @@ struct RunAnalysis {
         )
     }
 
+    /// Rows are read in chunks of this many, each written back before the next is read: a run of
+    /// 100,000 pages is never held whole, and no table is changed under a statement reading it.
+    static let chunkSize = 5_000
+
     private func classifyPages(_ run: RunID) throws {
-        let pages = try database.query("SELECT id, url FROM pages WHERE run_id = ?", [.integer(run.rawValue)]) { ($0.int64(0), $0.string(1)) }
+        let runValue = SQLiteValue.integer(run.rawValue)
         let previousTypes = try database.query(
             """
             SELECT page_type FROM run_page_types
             WHERE run_id = (SELECT MAX(id) FROM runs WHERE status = 'complete' AND id < ?)
             """,
-            [.integer(run.rawValue)]
+            [runValue]
         ) { $0.string(0) }
-        let types = options.pageTypes.pageTypes(
-            for: pages.map(\.1), stickyPrefixes: PageTypeClassifier.collapsedPrefixes(of: previousTypes)
-        )
+        // Two passes over the URLs: one to learn the templates, one to name each page's.
+        var learning = options.pageTypes.learning()
+        try database.forEachRow("SELECT url FROM pages WHERE run_id = ?", [runValue]) { learning.add($0.string(0)) }
+        let classification = learning.classification(stickyPrefixes: PageTypeClassifier.collapsedPrefixes(of: previousTypes))
         var counts: [String: Int] = [:]
-        for (id, url) in pages {
-            let type = types[url] ?? "/"
-            counts[type, default: 0] += 1
-            try database.run("UPDATE pages SET page_type = ? WHERE id = ?", [.text(type), .integer(id)])
+        var lastID: Int64 = 0
+        while true {
+            // `+run_id`: walk the table in id order rather than sort the run's pages for every chunk.
+            let pages = try database.query(
+                "SELECT id, url FROM pages WHERE +run_id = ? AND id > ? ORDER BY id LIMIT ?",
+                [runValue, .integer(lastID), .integer(Int64(Self.chunkSize))]
+            ) { ($0.int64(0), $0.string(1)) }
+            guard let last = pages.last else { break }
+            lastID = last.0
+            for (id, url) in pages {
+                let type = classification.pageType(of: url)
+                counts[type, default: 0] += 1
+                try database.run("UPDATE pages SET page_type = ? WHERE id = ?", [.text(type), .integer(id)])
+            }
         }
         for (type, count) in counts {
             try database.run(
                 "INSERT INTO run_page_types (run_id, page_type, page_count) VALUES (?, ?, ?)",
-                [.integer(run.rawValue), .text(type), .integer(Int64(count))]
+                [runValue, .text(type), .integer(Int64(count))]
             )
         }
     }
@@ -116,7 +131,10 @@ struct RunAnalysis {
         var owner: String?
         let pageType: String?
         let componentKey: String?
-        var pages: Set<Int64>
+        /// Pages with an instance: a page's findings are recorded together, so they are
+        /// consecutive in id order and a new page shows as a change of `lastPage`.
+        var pages: Int
+        var lastPage: Int64
         var findings: Int
         let exampleFindingID: Int64
     }
@@ -125,42 +143,47 @@ struct RunAnalysis {
 
     private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
         struct Keyed { let findingID: Int64; let issueKey: String }
-        var keyed: [Keyed] = []
         var issues: [String: IssueSummary] = [:]
-        try database.forEachRow(
-            """
-            SELECT findings.id, findings.page_id, findings.rule_id, findings.outcome, findings.impact, findings.owner,
-                   findings.element_signature, findings.component_key, findings.component_signature,
-                   pages.page_type
-            FROM findings JOIN pages ON pages.id = findings.page_id
-            WHERE findings.run_id = ? ORDER BY findings.id
-            """,
-            [.integer(run.rawValue)]
-        ) { row in
-            let findingID = row.int64(0), pageID = row.int64(1)
-            let ruleID = row.string(2), outcome = row.string(3), impact = row.string(4), owner = row.optionalString(5)
-            let pageType = row.string(9)
-            let component = row.optionalString(7).flatMap { siteWide.contains($0) ? $0 : nil }
-            let issueKey = component.map { StableHasher.hex(of: "component", ruleID, outcome, $0, row.string(8)) }
-                ?? StableHasher.hex(of: "page", ruleID, outcome, pageType, row.string(6))
-            keyed.append(Keyed(findingID: findingID, issueKey: issueKey))
-            let rank = Self.impactRanks[impact] ?? 0
-            if var summary = issues[issueKey] {
-                summary.pages.insert(pageID)
-                summary.findings += 1
-                if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, impact) }
-                if summary.owner == nil { summary.owner = owner }
-                issues[issueKey] = summary
-            } else {
-                issues[issueKey] = IssueSummary(
-                    ruleID: ruleID, outcome: outcome, impactRank: rank, impact: impact, owner: owner,
-                    pageType: component == nil ? pageType : nil, componentKey: component, pages: [pageID], findings: 1,
-                    exampleFindingID: findingID
-                )
+        var lastID: Int64 = 0
+        while true {
+            var keyed: [Keyed] = []
+            try database.forEachRow(
+                """
+                SELECT findings.id, findings.page_id, findings.rule_id, findings.outcome, findings.impact, findings.owner,
+                       findings.element_signature, findings.component_key, findings.component_signature,
+                       pages.page_type
+                FROM findings JOIN pages ON pages.id = findings.page_id
+                WHERE findings.run_id = ? AND findings.id > ? ORDER BY findings.id LIMIT ?
+                """,
+                [.integer(run.rawValue), .integer(lastID), .integer(Int64(Self.chunkSize))]
+            ) { row in
+                let findingID = row.int64(0), pageID = row.int64(1)
+                let ruleID = row.string(2), outcome = row.string(3), impact = row.string(4), owner = row.optionalString(5)
+                let pageType = row.string(9)
+                let component = row.optionalString(7).flatMap { siteWide.contains($0) ? $0 : nil }
+                let issueKey = component.map { StableHasher.hex(of: "component", ruleID, outcome, $0, row.string(8)) }
+                    ?? StableHasher.hex(of: "page", ruleID, outcome, pageType, row.string(6))
+                keyed.append(Keyed(findingID: findingID, issueKey: issueKey))
+                let rank = Self.impactRanks[impact] ?? 0
+                if var summary = issues[issueKey] {
+                    if summary.lastPage != pageID { (summary.pages, summary.lastPage) = (summary.pages + 1, pageID) }
+                    summary.findings += 1
+                    if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, impact) }
+                    if summary.owner == nil { summary.owner = owner }
+                    issues[issueKey] = summary
+                } else {
+                    issues[issueKey] = IssueSummary(
+                        ruleID: ruleID, outcome: outcome, impactRank: rank, impact: impact, owner: owner,
+                        pageType: component == nil ? pageType : nil, componentKey: component, pages: 1, lastPage: pageID, findings: 1,
+                        exampleFindingID: findingID
+                    )
+                }
             }
-        }
-        for finding in keyed {
-            try database.run("UPDATE findings SET issue_key = ? WHERE id = ?", [.text(finding.issueKey), .integer(finding.findingID)])
+            guard let last = keyed.last else { break }
+            lastID = last.findingID
+            for finding in keyed {
+                try database.run("UPDATE findings SET issue_key = ? WHERE id = ?", [.text(finding.issueKey), .integer(finding.findingID)])
+            }
         }
         try insertTotals(run, issues: issues.values)
         for (key, issue) in issues {
@@ -172,7 +195,7 @@ struct RunAnalysis {
                 [
                     .integer(run.rawValue), .text(key), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
                     SQLiteValue(issue.owner), SQLiteValue(issue.pageType), SQLiteValue(issue.componentKey),
-                    .integer(Int64(issue.pages.count)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
+                    .integer(Int64(issue.pages)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
                 ]
             )
         }
@@ -186,7 +209,7 @@ struct RunAnalysis {
         var totals: [Group: (issues: Int, instances: Int, findings: Int)] = [:]
         func add(_ dimension: String, _ name: String, _ issue: IssueSummary) {
             let current = totals[Group(dimension: dimension, name: name)] ?? (0, 0, 0)
-            totals[Group(dimension: dimension, name: name)] = (current.issues + 1, current.instances + issue.pages.count, current.findings + issue.findings)
+            totals[Group(dimension: dimension, name: name)] = (current.issues + 1, current.instances + issue.pages, current.findings + issue.findings)
         }
         for issue in issues {
             add("outcome", issue.outcome, issue)

@@ -292,13 +292,13 @@ public final class RunStore: @unchecked Sendable {
         try withDatabase { try Self.runs(in: $0, where: id).first }
     }
 
-    static let runColumns = """
+    static let runColumns: SQL = """
         id, started_at, ended_at, status, config_hash, rule_set_name, rule_ids, rule_set_hash, canopy_version, start_urls,
         pages_planned, pages_crawled, pages_failed, pages_skipped_scope, pages_skipped_robots
         """
 
     static func runs(in database: SQLiteDatabase, where id: RunID?) throws -> [StoredRun] {
-        let filter = id == nil ? "" : "WHERE id = ?"
+        let filter: SQL = id == nil ? "" : "WHERE id = ?"
         return try database.query("SELECT \(runColumns) FROM runs \(filter) ORDER BY id", id.map { [.integer($0.rawValue)] } ?? []) { row in
             try storedRun(row)
         }
@@ -321,37 +321,69 @@ public final class RunStore: @unchecked Sendable {
     public func pages(run: RunID) throws -> [StoredPage] {
         try withDatabase { database in
             try database.query(
-                """
-                SELECT url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, page_type, fetch_ms, audit_ms, error
-                FROM pages WHERE run_id = ? ORDER BY id
-                """,
-                [.integer(run.rawValue)]
-            ) { row in
-                StoredPage(
-                    url: row.string(0), finalURL: row.optionalString(1), statusCode: row.optionalInt(2), redirectChain: Lines.split(row.string(3)),
-                    contentType: row.optionalString(4), bytes: row.optionalInt(5), depth: row.int(6), title: row.optionalString(7),
-                    pageType: row.optionalString(8), fetchMilliseconds: row.optionalDouble(9), auditMilliseconds: row.optionalDouble(10),
-                    error: row.optionalString(11)
-                )
-            }
+                "SELECT \(Self.pageColumns) FROM pages WHERE run_id = ? ORDER BY id", [.integer(run.rawValue)], row: Self.storedPage
+            )
         }
+    }
+
+    static let pageColumns: SQL = """
+        url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, page_type, fetch_ms, audit_ms, error, id
+        """
+
+    static func storedPage(_ row: SQLiteRow) -> StoredPage {
+        StoredPage(
+            url: row.string(0), finalURL: row.optionalString(1), statusCode: row.optionalInt(2), redirectChain: Lines.split(row.string(3)),
+            contentType: row.optionalString(4), bytes: row.optionalInt(5), depth: row.int(6), title: row.optionalString(7),
+            pageType: row.optionalString(8), fetchMilliseconds: row.optionalDouble(9), auditMilliseconds: row.optionalDouble(10),
+            error: row.optionalString(11)
+        )
+    }
+
+    /// Each page of a run with its findings and pass counts by rule, in recording order, handed
+    /// to `body` one at a time: a report on a run of 100,000 pages holds one page, never all of them.
+    /// Reads one snapshot of the store (one read transaction), however long `body` takes.
+    public func forEachPageResult(run: RunID, _ body: (StoredPage, [StoredFinding], [String: Int]) throws -> Void) throws {
+        try withDatabase { database in try database.transaction(immediate: false) {
+            try database.forEachRow("SELECT \(Self.pageColumns) FROM pages WHERE run_id = ? ORDER BY id", [.integer(run.rawValue)]) { row in
+                let page = Self.storedPage(row)
+                let pageID = SQLiteValue.integer(row.int64(12))
+                let findings = try database.query(
+                    """
+                    SELECT rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, issue_key
+                    FROM findings WHERE page_id = ? ORDER BY id
+                    """,
+                    [pageID]
+                ) { row in
+                    StoredFinding(
+                        pageURL: page.url, ruleID: row.string(0), impact: try Self.decode(Impact.self, row.string(1)),
+                        outcome: try Self.decode(FindingOutcome.self, row.string(2)), target: row.string(3), snippet: row.string(4),
+                        message: row.string(5), owner: row.optionalString(6), elementSignature: row.string(7),
+                        componentKey: row.optionalString(8), issueKey: row.optionalString(9)
+                    )
+                }
+                var passes: [String: Int] = [:]
+                try database.forEachRow("SELECT rule_id, passes FROM rule_passes WHERE page_id = ?", [pageID]) { passes[$0.string(0)] = $0.int(1) }
+                try body(page, findings, passes)
+            }
+        } }
     }
 
     /// The findings of a run (of one of its pages when `pageURL` is given), in recording order.
     public func findings(run: RunID, pageURL: String? = nil) throws -> [StoredFinding] {
         try withDatabase { database in
-            var sql = """
+            let findingsOfRun: SQL = """
                 SELECT pages.url, findings.rule_id, findings.impact, findings.outcome, findings.target, findings.snippet, findings.message,
                        findings.owner, findings.element_signature, findings.component_key, findings.issue_key
                 FROM findings JOIN pages ON pages.id = findings.page_id
                 WHERE findings.run_id = ?
                 """
             var parameters: [SQLiteValue] = [.integer(run.rawValue)]
+            var pageFilter: SQL = ""
             if let pageURL {
-                sql += " AND pages.url = ?"
+                pageFilter = "AND pages.url = ?"
                 parameters.append(.text(pageURL))
             }
-            return try database.query(sql + " ORDER BY findings.id", parameters) { row in
+            return try database.query("\(findingsOfRun) \(pageFilter) ORDER BY findings.id", parameters) { row in
                 StoredFinding(
                     pageURL: row.string(0), ruleID: row.string(1), impact: try Self.decode(Impact.self, row.string(2)),
                     outcome: try Self.decode(FindingOutcome.self, row.string(3)), target: row.string(4), snippet: row.string(5),

@@ -28,6 +28,23 @@ extension RunStore {
     }
 }
 
+extension RunStore {
+    /// Each page of a complete run with its findings, in URL order (`LatestRun.pages` one at a time).
+    public func forEachDrillDownPage(run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
+        try withDatabase { database in
+            try database.transaction(immediate: false) { try TrendQueries(database: database).forEachPage(of: run, body) }
+        }
+    }
+
+    /// How many pages a complete run has, and the ones an HTML drill-down of at most `limit` pages
+    /// shows: all of them, or the failures and the pages with the most findings.
+    public func drillDownPages(run: RunID, limit: Int) throws -> (total: Int, pages: [PageDrillDown]) {
+        try withDatabase { database in
+            try database.transaction(immediate: false) { try TrendQueries(database: database).drillDown(of: run, limit: limit) }
+        }
+    }
+}
+
 private struct TrendQueries {
     let database: SQLiteDatabase
 
@@ -245,29 +262,61 @@ private struct TrendQueries {
     }
 
     private func pages(of run: RunID) throws -> [PageDrillDown] {
-        let runValue = SQLiteValue.integer(run.rawValue)
-        var findingsByPage: [Int64: [PageFinding]] = [:]
+        var pages: [PageDrillDown] = []
+        try forEachPage(of: run) { pages.append($0) }
+        return pages
+    }
+
+    /// The run's pages with their findings in URL order, one at a time: trend.json's drill-down
+    /// is written page by page, so a 100,000-page run is never held whole.
+    func forEachPage(of run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
         try database.forEachRow(
+            "SELECT id, url, final_url, title, page_type, status_code, error FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]
+        ) { row in
+            try body(try page(row))
+        }
+    }
+
+    /// The pages the HTML drill-down shows: every page when there are at most `limit`, else the
+    /// `limit` most worth opening (failures first, then most findings), chosen by the database.
+    func drillDown(of run: RunID, limit: Int) throws -> (total: Int, pages: [PageDrillDown]) {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        let total = try database.queryFirst("SELECT COUNT(*) FROM pages WHERE run_id = ?", [runValue]) { $0.int(0) } ?? 0
+        guard total > limit else { return (total, try pages(of: run)) }
+        let pages = try database.query(
             """
-            SELECT findings.page_id, findings.issue_key, findings.rule_id, findings.impact, findings.outcome, findings.target,
+            SELECT id, url, final_url, title, page_type, status_code, error FROM (
+                SELECT pages.*, (SELECT COUNT(*) FROM findings JOIN run_issues
+                                 ON run_issues.run_id = findings.run_id AND run_issues.issue_key = findings.issue_key
+                                 WHERE findings.page_id = pages.id) AS finding_count
+                FROM pages WHERE run_id = ?
+            )
+            WHERE error IS NOT NULL OR finding_count > 0
+            ORDER BY error IS NOT NULL DESC, finding_count DESC, url LIMIT ?
+            """,
+            [runValue, .integer(Int64(limit))]
+        ) { try page($0) }
+        return (total, pages)
+    }
+
+    private func page(_ row: SQLiteRow) throws -> PageDrillDown {
+        let findings = try database.query(
+            """
+            SELECT findings.issue_key, findings.rule_id, findings.impact, findings.outcome, findings.target,
                    findings.owner, run_issues.component_key
             FROM findings JOIN run_issues ON run_issues.run_id = findings.run_id AND run_issues.issue_key = findings.issue_key
-            WHERE findings.run_id = ? ORDER BY findings.id
+            WHERE findings.page_id = ? ORDER BY findings.id
             """,
-            [runValue]
+            [.integer(row.int64(0))]
         ) { row in
-            findingsByPage[row.int64(0), default: []].append(PageFinding(
-                issueKey: row.string(1), ruleId: row.string(2), impact: row.string(3), outcome: row.string(4), target: row.string(5),
-                owner: row.optionalString(6), component: row.optionalString(7)
-            ))
-        }
-        return try database.query(
-            "SELECT id, url, final_url, title, page_type, status_code, error FROM pages WHERE run_id = ? ORDER BY url", [runValue]
-        ) { row in
-            PageDrillDown(
-                url: row.string(1), finalUrl: row.optionalString(2), title: row.optionalString(3), pageType: row.optionalString(4),
-                statusCode: row.optionalInt(5), error: row.optionalString(6), findings: findingsByPage[row.int64(0)] ?? []
+            PageFinding(
+                issueKey: row.string(0), ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), target: row.string(4),
+                owner: row.optionalString(5), component: row.optionalString(6)
             )
         }
+        return PageDrillDown(
+            url: row.string(1), finalUrl: row.optionalString(2), title: row.optionalString(3), pageType: row.optionalString(4),
+            statusCode: row.optionalInt(5), error: row.optionalString(6), findings: findings
+        )
     }
 }
