@@ -134,24 +134,29 @@ private final class LoopbackClient {
     private let descriptor: Int32
 
     init(port: UInt16) throws {
+        // The socket is stored only once connected: a throwing init of a fully initialised class
+        // still runs deinit, and closing the descriptor twice would close whatever socket another
+        // test thread was given that number in between.
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let candidate = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let candidate = socket(AF_INET, SOCK_STREAM, 0)
         #endif
+        guard candidate >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(candidate, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
-            close(descriptor)
+            close(candidate)
             throw POSIXError(.ECONNREFUSED)
         }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(candidate, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        descriptor = candidate
     }
 
     deinit { close(descriptor) }

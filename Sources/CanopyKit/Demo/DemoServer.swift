@@ -54,6 +54,8 @@ public final class DemoServer: @unchecked Sendable {
 
     public static let maximumHeaderBytes = 16 * 1024
     public static let maximumConnections = 64
+    /// Bytes read and dropped after an error response before the connection is closed.
+    static let maximumDrainBytes = 256 * 1024
     /// Seconds a connection may sit idle (between or inside requests) before it is closed.
     public static let idleTimeout = 5
 
@@ -105,14 +107,16 @@ public final class DemoServer: @unchecked Sendable {
 
     /// Stops accepting, closes open connections, and returns once the listening socket is closed.
     public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            guard !stopped else { return nil }
+        let wasRunning: Bool = lock.withLock {
+            guard !stopped else { return false }
             stopped = true
-            return clients
+            // Wakes connection threads blocked in recv; each closes its own descriptor. Done under
+            // the lock: a thread closes its descriptor only after leaving `clients`, so no number
+            // here can have been closed and handed to another socket of the process meanwhile.
+            for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
+            return true
         }
-        guard let open else { return }
-        // Wakes connection threads blocked in recv; each closes its own descriptor.
-        for client in open { shutdown(client, Int32(SHUT_RDWR)) }
+        guard wasRunning else { return }
         acceptLoopEnded.wait()
     }
 
@@ -166,7 +170,7 @@ public final class DemoServer: @unchecked Sendable {
         while !isStopped {
             guard let headerEnd = Self.headerEnd(in: buffer) else {
                 guard buffer.count <= Self.maximumHeaderBytes else {
-                    send(Self.status(431, "Request Header Fields Too Large"), to: client)
+                    refuse(Self.status(431, "Request Header Fields Too Large"), to: client)
                     return
                 }
                 let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
@@ -175,27 +179,45 @@ public final class DemoServer: @unchecked Sendable {
                 continue
             }
             guard headerEnd <= Self.maximumHeaderBytes else {
-                send(Self.status(431, "Request Header Fields Too Large"), to: client)
+                refuse(Self.status(431, "Request Header Fields Too Large"), to: client)
                 return
             }
             let head = String(decoding: buffer[0..<headerEnd], as: UTF8.self)
             buffer.removeSubrange(0..<(headerEnd + 4))
             guard let (request, keepAlive, hasBody) = Self.parse(head) else {
-                send(Self.status(400, "Bad Request"), to: client)
+                refuse(Self.status(400, "Bad Request"), to: client)
                 return
             }
             guard request.method == "GET" || request.method == "HEAD" else {
-                send(Self.status(405, "Method Not Allowed", extra: "Allow: GET, HEAD\r\n"), to: client)
+                refuse(Self.status(405, "Method Not Allowed", extra: "Allow: GET, HEAD\r\n"), to: client)
                 return
             }
             guard !hasBody else {
-                send(Self.status(400, "Bad Request"), to: client)
+                refuse(Self.status(400, "Bad Request"), to: client)
                 return
             }
             let response = handler(request) ?? Response.text("Not found\n", status: 404)
             var message = Array(Self.responseHead(response, keepAlive: keepAlive).utf8)
             if request.method == "GET" { message += response.body }
             guard send(message, to: client), keepAlive else { return }
+        }
+    }
+
+    /// Sends an error response and closes gracefully: closing a socket that still holds unread
+    /// request bytes makes the kernel reset the connection, and a reset can reach the client before
+    /// it has read the response. So the write side is shut first and what the client still sends is
+    /// read and dropped, for a bounded time and amount, before the caller closes.
+    private func refuse(_ bytes: [UInt8], to client: Int32) {
+        guard send(bytes, to: client) else { return }
+        shutdown(client, Int32(SHUT_WR))
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var drained = 0
+        while drained < Self.maximumDrainBytes {
+            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            drained += count
         }
     }
 
