@@ -46,8 +46,8 @@ public struct HTMLParser: Sendable {
         }
         defer { xmlFreeDoc(xmlDocument) }
         let tags = TagTable()
-        TreeRepair.repair(xmlDocument, tags: tags)
-        let storage = TreeBuilder.build(from: xmlDocument, tags: tags)
+        let copiedNodes = TreeRepair.repair(xmlDocument, tags: tags)
+        let storage = TreeBuilder.build(from: xmlDocument, tags: tags, copiedNodes: copiedNodes)
         return Document(storage: storage, url: url, sourceEncoding: encoding)
     }
 }

@@ -10,7 +10,9 @@ enum TableRepair {
     /// Allowed anywhere in table parts without being moved out.
     private static let tableNeutral: Set<String> = ["script", "style", "template"]
 
-    static func repair(_ table: xmlNodePtr) {
+    /// Returns how many elements (implicit `tbody`, `tr`, `colgroup`) the repair added.
+    static func repair(_ table: xmlNodePtr) -> Int {
+        var added = 0
         var implicitBody: xmlNodePtr?
         var implicitRow: xmlNodePtr?
         var implicitColumnGroup: xmlNodePtr?
@@ -23,23 +25,23 @@ enum TableRepair {
             case "col":
                 implicitBody = nil
                 implicitRow = nil
-                let group = implicitColumnGroup ?? insertWrapper("colgroup", before: child)
+                let group = implicitColumnGroup ?? insertWrapper("colgroup", before: child, counting: &added)
                 implicitColumnGroup = group
                 move(child, into: group)
             case "thead", "tbody", "tfoot":
                 implicitBody = nil
                 implicitRow = nil
-                repairRowGroup(child, table: table)
+                added += repairRowGroup(child, table: table)
             case "tr":
                 implicitRow = nil
-                let body = implicitBody ?? insertWrapper("tbody", before: child)
+                let body = implicitBody ?? insertWrapper("tbody", before: child, counting: &added)
                 implicitBody = body
                 move(child, into: body)
                 repairRow(child, table: table)
             case "td", "th":
-                let body = implicitBody ?? insertWrapper("tbody", before: child)
+                let body = implicitBody ?? insertWrapper("tbody", before: child, counting: &added)
                 implicitBody = body
-                let row = implicitRow ?? appendWrapper("tr", to: body, lineOf: child)
+                let row = implicitRow ?? appendWrapper("tr", to: body, lineOf: child, counting: &added)
                 implicitRow = row
                 move(child, into: row)
             default:
@@ -47,9 +49,11 @@ enum TableRepair {
             }
             return true
         }
+        return added
     }
 
-    private static func repairRowGroup(_ group: xmlNodePtr, table: xmlNodePtr) {
+    private static func repairRowGroup(_ group: xmlNodePtr, table: xmlNodePtr) -> Int {
+        var added = 0
         var implicitRow: xmlNodePtr?
         forEachElement(in: group, of: table) { child, name in
             switch name {
@@ -57,7 +61,7 @@ enum TableRepair {
                 implicitRow = nil
                 repairRow(child, table: table)
             case "td", "th":
-                let row = implicitRow ?? insertWrapper("tr", before: child)
+                let row = implicitRow ?? insertWrapper("tr", before: child, counting: &added)
                 implicitRow = row
                 move(child, into: row)
             default:
@@ -65,6 +69,7 @@ enum TableRepair {
             }
             return true
         }
+        return added
     }
 
     private static func repairRow(_ row: xmlNodePtr, table: xmlNodePtr) {
@@ -111,14 +116,16 @@ enum TableRepair {
         _ = xmlAddPrevSibling(table, node)
     }
 
-    private static func insertWrapper(_ name: String, before node: xmlNodePtr) -> xmlNodePtr {
+    private static func insertWrapper(_ name: String, before node: xmlNodePtr, counting added: inout Int) -> xmlNodePtr {
+        added += 1
         let wrapper = xmlNewDocNode(node.pointee.doc, nil, name, nil)!
         wrapper.pointee.line = node.pointee.line
         _ = xmlAddPrevSibling(node, wrapper)
         return wrapper
     }
 
-    private static func appendWrapper(_ name: String, to parent: xmlNodePtr, lineOf node: xmlNodePtr) -> xmlNodePtr {
+    private static func appendWrapper(_ name: String, to parent: xmlNodePtr, lineOf node: xmlNodePtr, counting added: inout Int) -> xmlNodePtr {
+        added += 1
         let wrapper = xmlNewDocNode(parent.pointee.doc, nil, name, nil)!
         wrapper.pointee.line = node.pointee.line
         _ = xmlAddChild(parent, wrapper)

@@ -2,10 +2,12 @@ internal import CLibXML2
 
 /// Copies a (repaired) libxml2 tree into `NodeStorage`, assigning HTML5 namespaces on the way.
 enum TreeBuilder {
-    static func build(from xmlDocument: htmlDocPtr, tags: TagTable) -> NodeStorage {
-        // Sized exactly: growing by doubling while libxml2's tree is still alive left a page of a
-        // million elements holding the old and new arrays at once, with up to half of them unused.
-        var storage = NodeStorage(estimatedNodes: nodeCount(of: xmlDocument) + 1)
+    /// `copiedNodes`: the count `TreeRepair.repair` returned, an upper bound of what is copied.
+    static func build(from xmlDocument: htmlDocPtr, tags: TagTable, copiedNodes: Int) -> NodeStorage {
+        // Sized from the repair walk's count: growing by doubling while libxml2's tree is still
+        // alive left a page of a million elements holding the old and new arrays at once, with up
+        // to half of them unused.
+        var storage = NodeStorage(estimatedNodes: copiedNodes + 1)
         storage.append(kind: .document, parent: -1)
 
         // Iterative pre-order walk (pages nest far deeper than the call stack allows), with our own
@@ -55,34 +57,8 @@ enum TreeBuilder {
                 cursor = up
             }
         }
+        assert(storage.count <= copiedNodes + 1, "the repair walk undercounted: \(storage.count) nodes, \(copiedNodes + 1) reserved")
         return storage
-    }
-
-    /// Elements, text and comments of the tree: what `build` may append (adjacent texts merge).
-    private static func nodeCount(of xmlDocument: htmlDocPtr) -> Int {
-        var count = 0
-        var current = xmlDocument.pointee.children
-        while let node = current {
-            switch node.pointee.type {
-            case XML_ELEMENT_NODE, XML_TEXT_NODE, XML_CDATA_SECTION_NODE, XML_COMMENT_NODE: count += 1
-            default: break
-            }
-            if node.pointee.type == XML_ELEMENT_NODE, let child = node.pointee.children {
-                current = child
-                continue
-            }
-            var cursor = node
-            current = nil
-            while true {
-                if let next = cursor.pointee.next {
-                    current = next
-                    break
-                }
-                guard let up = cursor.pointee.parent, up.pointee.type == XML_ELEMENT_NODE else { break }
-                cursor = up
-            }
-        }
-        return count
     }
 
     private static func namespaceOfElement(named name: String, inherited: Namespace, parent: Int32, storage: NodeStorage) -> Namespace {

@@ -12,16 +12,24 @@ internal import CLibXML2
 ///   their own kind.
 ///
 /// Repairs move libxml2 nodes in place before the tree is copied, which costs a walk of the tree
-/// and nothing for pages that need no repair.
+/// and nothing for pages that need no repair. The walk also counts what `TreeBuilder` will copy,
+/// so the copy is sized without a second walk.
 enum TreeRepair {
-    static func repair(_ xmlDocument: htmlDocPtr, tags: TagTable) {
+    /// Returns an upper bound of the elements, texts and comments of the repaired tree (exact
+    /// unless texts merged when table repairs moved them).
+    static func repair(_ xmlDocument: htmlDocPtr, tags: TagTable) -> Int {
         ensureDocumentSkeleton(xmlDocument)
+        var copiedNodes = 0
         var tables: [xmlNodePtr] = []
         // The open elements above the current node, each with what is "in scope" inside it, so
         // that deciding whether an element closes an ancestor costs no walk up the tree.
         var frames: [Frame] = [Frame(node: nil, scope: OpenElements())]
         var current = xmlDocument.pointee.children
         while let node = current {
+            switch node.pointee.type {
+            case XML_ELEMENT_NODE, XML_TEXT_NODE, XML_CDATA_SECTION_NODE, XML_COMMENT_NODE: copiedNodes += 1
+            default: break
+            }
             if node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name {
                 let flags = tags.flags(name)
                 if flags.contains(.template) {
@@ -52,7 +60,8 @@ enum TreeRepair {
                 cursor = parent
             }
         }
-        for table in tables { TableRepair.repair(table) }
+        for table in tables { copiedNodes += TableRepair.repair(table) }
+        return copiedNodes
     }
 
     private struct Frame {
