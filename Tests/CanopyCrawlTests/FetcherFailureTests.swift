@@ -38,7 +38,9 @@ struct FetcherFailureTests {
 
     @Test("a port nobody listens on fails with couldNotConnect naming the URL")
     func unreachablePort() throws {
-        let url = "http://127.0.0.1:\(try TestHTTPServer.unusedPort())/page"
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let url = "http://127.0.0.1:\(refusing.port)/page"
 
         let error = #expect(throws: FetchError.self) {
             try fetcher.fetch(FetchRequest(url: url))

@@ -258,7 +258,9 @@ struct GateTests {
     func unreachablePage() throws {
         let server = try TestHTTPServer.routes(GateSite.routes("before"))
         let fixture = try GateFixture()
-        let closed = "http://127.0.0.1:\(try TestHTTPServer.unusedPort())/"
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let closed = "http://127.0.0.1:\(refusing.port)/"
 
         let outcome = try fixture.gate([server.url("/"), server.url("/gone"), closed])
 

@@ -116,7 +116,9 @@ struct SiteCrawlOutputTests {
 
     @Test("an unreachable start URL fails the run with exit status 3, and results.jsonl says why, as the message promises")
     func unreachableStart() throws {
-        let port = try TestHTTPServer.unusedPort()
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let folder = try ReportTestFolder("crawl-unreachable")
         let start = "http://127.0.0.1:\(port)/"
 

@@ -399,7 +399,9 @@ struct SiteCrawlerTests {
 
     @Test("an unreachable start URL is reported as such")
     func unreachableStart() throws {
-        let port = try TestHTTPServer.unusedPort()
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("http://127.0.0.1:\(port)/")], rules: RuleCatalog.defaultRules)
         plan.fetchPolicy = FetchPolicy(retries: 0)
         let sink = CollectingSink()

@@ -54,13 +54,27 @@ public final class TestHTTPServer: Sendable {
         core.stop()
     }
 
-    /// A port on 127.0.0.1 with nothing listening: bound, read, then closed.
-    /// Connecting to it is refused (unless something else grabs it meanwhile).
-    public static func unusedPort() throws -> Int {
-        let socket = try ServerCore.makeLoopbackSocket(listening: false)
-        defer { close(socket.descriptor) }
-        return socket.port
+    /// A port on 127.0.0.1 where connections are refused, for as long as the returned value lives.
+    public static func refusingPort() throws -> RefusingPort {
+        try RefusingPort()
     }
+}
+
+/// A port on 127.0.0.1 bound but not listening: connecting is refused. Holding the socket, rather
+/// than closing it and handing out its number, keeps another test's server (tests run in
+/// parallel) from being given that port and answering. Keep it alive for the whole test, e.g.
+/// `defer { withExtendedLifetime(refusing) {} }`.
+public final class RefusingPort: Sendable {
+    public let port: Int
+    private let descriptor: Int32
+
+    fileprivate init() throws {
+        let socket = try ServerCore.makeLoopbackSocket(listening: false)
+        descriptor = socket.descriptor
+        port = socket.port
+    }
+
+    deinit { close(descriptor) }
 }
 
 /// Everything the server threads share. Kept apart from `TestHTTPServer` so
