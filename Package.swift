@@ -98,7 +98,7 @@ let package = Package(
 
         .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
-        .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing"]),
+        .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHTML", "CanopyRules", "CanopySyntheticHistory"]),
         .testTarget(

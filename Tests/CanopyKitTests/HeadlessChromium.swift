@@ -37,7 +37,9 @@ struct HeadlessChromium {
             "--user-data-dir=\((workFolder as NSString).appendingPathComponent("chromium-profile"))",
         ] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("canopy-chromium-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+        }
         defer { try? FileManager.default.removeItem(at: output) }
         // A file rather than a pipe: a browser that writes a lot cannot block on a full pipe.
         process.standardOutput = try FileHandle(forWritingTo: output)

@@ -530,53 +530,14 @@ struct CrawlConfigurationParser {
     func isString(_ node: YAMLNode) -> Bool { node.tag.rawValue == Tag.Name.str.rawValue }
     func isNull(_ node: YAMLNode) -> Bool { node.tag.rawValue == Tag.Name.null.rawValue }
 
-    func kind(of node: YAMLNode) -> String {
-        switch node {
-        case .mapping: return "a mapping"
-        case .sequence: return "a list"
-        case .alias: return "an alias"
-        case .scalar(let scalar):
-            switch Tag.Name(rawValue: node.tag.rawValue) {
-            case .null: return "nothing"
-            case .bool: return "a boolean (\(scalar.string))"
-            case .int, .float: return "a number (\(scalar.string))"
-            default: return "\"\(scalar.string)\""
-            }
-        }
-    }
+    func kind(of node: YAMLNode) -> String { YAMLDiagnostics.kind(of: node) }
 
     func syntaxError(_ error: YamlError) -> ConfigurationError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ConfigurationError(file: file, line: mark.line, keyPath: "", message: "invalid YAML: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ConfigurationError(
-                file: file, line: context.mark.line, keyPath: "",
-                message: "duplicate key \(duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", "))"
-            )
-        default:
-            return ConfigurationError(file: file, line: nil, keyPath: "", message: "invalid YAML: \(error)")
-        }
+        let problem = YAMLDiagnostics.syntaxProblem(error)
+        return ConfigurationError(file: file, line: problem.line, keyPath: "", message: problem.message)
     }
 
-    /// The candidate within two edits of a misspelt name, to suggest it.
-    func closest(to name: String, in candidates: [String]) -> String? {
-        candidates.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
-    }
-
-    func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
+    func closest(to name: String, in candidates: [String]) -> String? { YAMLDiagnostics.closest(to: name, in: candidates) }
 }
 
 /// "10 MB", "512KB", "1.5 GiB", "2048": binary units, case-insensitive.

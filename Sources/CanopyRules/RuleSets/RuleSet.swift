@@ -227,51 +227,15 @@ private struct RuleSetParser {
         return scalar.string
     }
 
-    func kind(of node: Node) -> String {
-        switch node {
-        case .mapping: return "a mapping"
-        case .sequence: return "a list"
-        case .alias: return "an alias"
-        case .scalar(let scalar):
-            switch Tag.Name(rawValue: node.tag.rawValue) {
-            case .null: return "nothing"
-            case .bool: return "a boolean (\(scalar.string))"
-            case .int, .float: return "a number (\(scalar.string))"
-            default: return "\"\(scalar.string)\""
-            }
-        }
-    }
+    func kind(of node: Node) -> String { YAMLDiagnostics.kind(of: node) }
 
     func syntaxError(_ error: YamlError) -> RuleSetError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return RuleSetError(file: file, line: mark.line, keyPath: "", message: "invalid YAML: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return RuleSetError(
-                file: file, line: context.mark.line, keyPath: "",
-                message: "duplicate key \(duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", "))"
-            )
-        default:
-            return RuleSetError(file: file, line: nil, keyPath: "", message: "invalid YAML: \(error)")
-        }
+        let problem = YAMLDiagnostics.syntaxProblem(error)
+        return RuleSetError(file: file, line: problem.line, keyPath: "", message: problem.message)
     }
 
     /// The catalog id within two edits of a misspelt one, to suggest it.
     func closestRuleID(to id: String) -> String? {
-        let candidates = catalog.map(\.metadata.id).map { ($0, editDistance(id, $0)) }.filter { $0.1 <= 2 }
-        return candidates.min { $0.1 < $1.1 }?.0
-    }
-
-    func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
+        YAMLDiagnostics.closest(to: id, in: catalog.map(\.metadata.id))
     }
 }
