@@ -63,7 +63,7 @@ public final class AccessibilityModel {
     public private(set) var namesCutShort = 0
 
     /// The budget for a page of `elementCount` elements: far above what real pages use.
-    public static func defaultNameStepBudget(elementCount: Int) -> Int { 1_000_000 + 200 * elementCount }
+    public static func defaultNameStepBudget(elementCount: Int) -> Int { 250_000 + 50 * elementCount }
 
     public convenience init(document: Document) {
         self.init(document: document, sharesWalks: true)
