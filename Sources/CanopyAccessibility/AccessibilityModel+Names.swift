@@ -118,6 +118,11 @@ extension AccessibilityModel {
         return labelsByTargetID?[id] ?? []
     }
 
+    /// The nearest `<label>` element around `element`: its implicit label.
+    public func wrappingLabel(of element: Element) -> Element? {
+        element.ancestors.first { $0.isHTML && $0.localName == "label" }
+    }
+
     /// The labels of an id that more than one element carries, walked once for all of them;
     /// nil for an id of one element (its labels are walked by its own name computation).
     func sharedLabels(forID id: String) -> SharedLabels? {

@@ -177,7 +177,7 @@ struct NameComputation {
             return shared.text(for: element, model: model)
         }
         var labels = model.explicitLabels(of: element)
-        if let wrapping = element.ancestors.first(where: { $0.isHTML && $0.localName == "label" }) {
+        if let wrapping = model.wrappingLabel(of: element) {
             labels.append(wrapping)
             labels.sort { $0.position < $1.position }
         }
@@ -410,7 +410,7 @@ struct SharedLabels {
 
     /// `labelText` of `control` at the start of its own name computation.
     func text(for control: Element, model: AccessibilityModel) -> String {
-        let wrapping = control.ancestors.first { $0.isHTML && $0.localName == "label" }
+        let wrapping = model.wrappingLabel(of: control)
         if visitors[control.position] == nil && wrapping == nil { return joined }
         // The wrapping label's walk comes among the others in document order: right after its
         // own when it is one of them (it is walked twice, as labelText does), else before the

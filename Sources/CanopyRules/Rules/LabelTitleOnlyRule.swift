@@ -40,7 +40,7 @@ public struct LabelTitleOnlyRule: Rule {
         if let explicit = model.explicitLabels(of: element).first, !checks.labelText(of: explicit, excluding: element).isEmpty {
             return true
         }
-        guard let wrapping = element.ancestors.first(where: { $0.isHTML && $0.localName == "label" }) else { return false }
+        guard let wrapping = model.wrappingLabel(of: element) else { return false }
         return !checks.labelText(of: wrapping, excluding: element).isEmpty
     }
 

@@ -57,7 +57,7 @@ struct NamingChecks {
 
     /// The nearest `<label>` around the control gives it text (the control's own content excluded).
     func hasImplicitLabel(_ control: Element) -> Bool {
-        guard let label = wrappingLabel(of: control) else { return false }
+        guard let label = model.wrappingLabel(of: control) else { return false }
         return !labelText(of: label, excluding: control).isEmpty
     }
 
@@ -82,12 +82,8 @@ struct NamingChecks {
     /// wrapping one), joined; what a user sees as the control's label.
     func nativeLabelText(of control: Element) -> String {
         var labels = model.explicitLabels(of: control)
-        if let wrapping = wrappingLabel(of: control), !labels.contains(wrapping) { labels.append(wrapping) }
+        if let wrapping = model.wrappingLabel(of: control), !labels.contains(wrapping) { labels.append(wrapping) }
         return labels.map { labelText(of: $0, excluding: control) }.filter { !$0.isEmpty }.joined(separator: " ")
-    }
-
-    private func wrappingLabel(of control: Element) -> Element? {
-        control.ancestors.first { $0.isHTML && $0.localName == "label" }
     }
 
     /// A label's text: its content without the control it labels, without hidden parts, with
