@@ -18,10 +18,16 @@ public struct TrendReport: Codable, Sendable, Equatable {
 
     /// The report as JSON: sorted keys, ISO 8601 dates.
     public func jsonData(prettyPrinted: Bool = true) throws -> Data {
+        try Self.encoder(prettyPrinted: prettyPrinted).encode(self)
+    }
+
+    /// The one encoder configuration of the report: `writeJSON` splices pages into `jsonData()`'s
+    /// text, so both must encode alike.
+    private static func encoder(prettyPrinted: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        return encoder
     }
 
     /// The same bytes as `jsonData()` with `latest.pages` replaced by the pages `forEachPage`
@@ -31,8 +37,7 @@ public struct TrendReport: Codable, Sendable, Equatable {
         pages forEachPage: ((PageDrillDown) throws -> Void) throws -> Void, to write: (Data) throws -> Void
     ) throws {
         guard latest != nil else { return try write(try jsonData()) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = Self.encoder(prettyPrinted: true)
         // The report with one placeholder page; its text, found in the whole, marks where the
         // pages go and how deep they are indented.
         let marker = PageDrillDown(url: "canopy-placeholder-\(UUID().uuidString)", findings: [])
