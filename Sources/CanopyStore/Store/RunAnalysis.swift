@@ -56,6 +56,13 @@ struct RunAnalysis {
     /// 100,000 pages is never held whole, and no table is changed under a statement reading it.
     static let chunkSize = 5_000
 
+    /// Keyset pagination: `chunk` handles the rows whose id is after the one it is given (0 at
+    /// first), at most `chunkSize` of them, and returns the last id it handled, nil when none.
+    private static func inChunks(_ chunk: (_ afterID: Int64) throws -> Int64?) rethrows {
+        var lastID: Int64 = 0
+        while let last = try chunk(lastID) { lastID = last }
+    }
+
     private func classifyPages(_ run: RunID) throws {
         let runValue = SQLiteValue.integer(run.rawValue)
         let previousTypes = try database.query(
@@ -70,20 +77,18 @@ struct RunAnalysis {
         try database.forEachRow("SELECT url FROM pages WHERE run_id = ?", [runValue]) { learning.add($0.string(0)) }
         let classification = learning.classification(stickyPrefixes: PageTypeClassifier.collapsedPrefixes(of: previousTypes))
         var counts: [String: Int] = [:]
-        var lastID: Int64 = 0
-        while true {
+        try Self.inChunks { lastID in
             // `+run_id`: walk the table in id order rather than sort the run's pages for every chunk.
             let pages = try database.query(
                 "SELECT id, url FROM pages WHERE +run_id = ? AND id > ? ORDER BY id LIMIT ?",
                 [runValue, .integer(lastID), .integer(Int64(Self.chunkSize))]
             ) { ($0.int64(0), $0.string(1)) }
-            guard let last = pages.last else { break }
-            lastID = last.0
             for (id, url) in pages {
                 let type = classification.pageType(of: url)
                 counts[type, default: 0] += 1
                 try database.run("UPDATE pages SET page_type = ? WHERE id = ?", [.text(type), .integer(id)])
             }
+            return pages.last?.0
         }
         for (type, count) in counts {
             try database.run(
@@ -144,8 +149,7 @@ struct RunAnalysis {
     private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
         struct Keyed { let findingID: Int64; let issueKey: String }
         var issues: [String: IssueSummary] = [:]
-        var lastID: Int64 = 0
-        while true {
+        try Self.inChunks { lastID in
             var keyed: [Keyed] = []
             try database.forEachRow(
                 """
@@ -179,11 +183,10 @@ struct RunAnalysis {
                     )
                 }
             }
-            guard let last = keyed.last else { break }
-            lastID = last.findingID
             for finding in keyed {
                 try database.run("UPDATE findings SET issue_key = ? WHERE id = ?", [.text(finding.issueKey), .integer(finding.findingID)])
             }
+            return keyed.last?.findingID
         }
         try insertTotals(run, issues: issues.values)
         for (key, issue) in issues {
