@@ -95,8 +95,8 @@ public final class FrontierQueue {
         }
         var bytes: [UInt8] = []
         for entry in tail {
-            Self.appendInteger(UInt32(clamping: entry.depth), to: &bytes)
-            Self.appendInteger(UInt32(entry.url.utf8.count), to: &bytes)
+            PackedUInt32.append(UInt32(clamping: entry.depth), to: &bytes)
+            PackedUInt32.append(UInt32(entry.url.utf8.count), to: &bytes)
             bytes.append(contentsOf: entry.url.utf8)
         }
         var written = 0
@@ -132,16 +132,16 @@ public final class FrontierQueue {
         var used = 0
         while head.count < batch, entriesInFile > 0 {
             // An entry's 8-byte header, then its URL; a block holds many of them.
-            if block.count - used < 8 || block.count - used < 8 + Int(Self.integer(in: block, at: used + 4)) {
-                let needed = block.count - used >= 8 ? 8 + Int(Self.integer(in: block, at: used + 4)) : 8
+            if block.count - used < 8 || block.count - used < 8 + Int(PackedUInt32.read(block, at: used + 4)) {
+                let needed = block.count - used >= 8 ? 8 + Int(PackedUInt32.read(block, at: used + 4)) : 8
                 readOffset += off_t(used)
                 block = readBlock(at: readOffset, atLeast: needed)
                 used = 0
                 guard block.count >= needed else { break }  // cannot happen unless the file was damaged
                 continue
             }
-            let depth = Int(Self.integer(in: block, at: used))
-            let length = Int(Self.integer(in: block, at: used + 4))
+            let depth = Int(PackedUInt32.read(block, at: used))
+            let length = Int(PackedUInt32.read(block, at: used + 4))
             head.append(Entry(url: String(decoding: block[(used + 8)..<(used + 8 + length)], as: UTF8.self), depth: depth))
             used += 8 + length
             entriesInFile -= 1
@@ -166,14 +166,5 @@ public final class FrontierQueue {
             filled += result
         }
         return Array(block[..<filled])
-    }
-
-    private static func appendInteger(_ value: UInt32, to bytes: inout [UInt8]) {
-        var little = value.littleEndian
-        withUnsafeBytes(of: &little) { bytes.append(contentsOf: $0) }
-    }
-
-    private static func integer(in bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 }

@@ -41,8 +41,7 @@ public struct URLFlagTable: Sendable {
             }
             let offset = UInt64(bytes.count)
             bytes.append(flags)
-            var length = UInt32(key.count).littleEndian
-            withUnsafeBytes(of: &length) { bytes.append(contentsOf: $0) }
+            PackedUInt32.append(UInt32(key.count), to: &bytes)
             bytes.append(contentsOf: key)
             slots[slot] = (offset + 1) | (Self.tag(hash) << Self.offsetBits)
             count += 1
@@ -72,7 +71,7 @@ public struct URLFlagTable: Sendable {
 
     /// The length of the URL of the entry at `offset`.
     private func length(at offset: Int) -> Int {
-        Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]) << 16 | Int(bytes[offset + 4]) << 24
+        Int(PackedUInt32.read(bytes, at: offset + 1))
     }
 
     private mutating func grow() {
