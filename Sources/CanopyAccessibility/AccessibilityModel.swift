@@ -117,8 +117,6 @@ public final class AccessibilityModel {
         self.inert = inert
     }
 
-    /// Which of the attributes that hide an element it has, from one walk over its attribute names
-    /// (the model is built for every element of every page, so one walk instead of four lookups).
     /// Which of the attributes that decide visibility an element has.
     private struct VisibilityAttributes {
         private static let names = ["style", "hidden", "aria-hidden", "inert"]

@@ -63,9 +63,9 @@ public struct LinkExtractor: Sendable {
         self.normalizer = normalizer
     }
 
-    /// `pageURL` is the final URL the page was fetched from (after redirects).
     private static let linkElementNames = ["a", "area", "iframe", "frame", "base", "link", "meta"]
 
+    /// `pageURL` is the final URL the page was fetched from (after redirects).
     public func extract(from document: Document, pageURL: CrawlURL) -> PageLinks {
         var references: [(text: String, source: PageLinks.Link.Source, line: Int, noFollow: Bool)] = []
         var baseHref: String?

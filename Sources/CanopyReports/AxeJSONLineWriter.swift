@@ -150,7 +150,6 @@ public struct AxeJSONLineWriter: Sendable {
     }
 }
 
-/// Which rules of a page go in which group, in the run's rule order.
 /// A run's rules in order with their positions, made once per writer: a page's groups then
 /// cost a lookup per finding and passing rule, not a set of every rule per page.
 struct AxeRuleOrder: Sendable {
@@ -163,6 +162,7 @@ struct AxeRuleOrder: Sendable {
     }
 }
 
+/// Which rules of a page go in which group, in the run's rule order.
 struct AxePageGroups<Finding: AxeLineFinding> {
     let byRule: [String: [Finding]]
     let violations: [String]
