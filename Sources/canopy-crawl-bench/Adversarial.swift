@@ -77,7 +77,7 @@ enum Adversarial {
             }
         }
         return Measurement(
-            bytes: bytes.count, elements: elements, findings: findings, parseSeconds: seconds(parse), auditSeconds: seconds(audit),
+            bytes: bytes.count, elements: elements, findings: findings, parseSeconds: parse.inSeconds, auditSeconds: audit.inSeconds,
             peakKiB: ownHighWaterMark()
         )
     }
@@ -105,9 +105,5 @@ enum Adversarial {
             FileHandle.standardError.write(Data("adversarial: FAILED: over \(Int(slowSeconds)) s or crashed: \(slow.joined(separator: ", "))\n".utf8))
         }
         return slow.isEmpty ? 0 : 1
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -41,8 +41,7 @@ final class ResidentSetSampler: @unchecked Sendable {
         let start = clock.now
         let thread = Thread { [self] in
             while lock.withLock({ running }) {
-                let elapsed = clock.now - start
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let seconds = (clock.now - start).inSeconds
                 if let kib = Self.current() { lock.withLock { samples.append((seconds, kib)) } }
                 Thread.sleep(forTimeInterval: interval)
             }
@@ -82,7 +81,7 @@ enum Soak {
         let clock = ContinuousClock()
         let begin = clock.now
         let outcome = SiteCrawl(progress: .standardError(verbosity: .normal)).run(SiteCrawl.Options(overrides: overrides))
-        let total = seconds(clock.now - begin)
+        let total = (clock.now - begin).inSeconds
         let crawlSeconds = outcome.summary?.seconds ?? total
         let peaks = sampler.stop(splittingAt: crawlSeconds)
         let size = { (path: String) in ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
@@ -174,8 +173,4 @@ enum Soak {
     }
 
     private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -59,10 +59,7 @@ let start = option("--start", "http://127.0.0.1:8081/java.base/module-summary.ht
 let prefix = option("--prefix", "/java.base/")
 let urlsFile = option("--urls", here.deletingLastPathComponent().appendingPathComponent("shared/corpus/reachable-javadoc-java.base.txt").path)
 
-func seconds(since start: ContinuousClock.Instant) -> Double {
-    let (whole, fraction) = (ContinuousClock.now - start).components
-    return Double(whole) + Double(fraction) / 1e18
-}
+func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).inSeconds }
 
 /// The pages of the URL list, fetched with the loop (shared by the fetch and parse passes).
 func fetchList() throws -> (bodies: [[UInt8]], seconds: Double) {
