@@ -10,6 +10,7 @@
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 
 /* xmlFree is a global function pointer, which Swift 6 treats as shared mutable state. */

@@ -70,7 +70,7 @@ struct NodeStorage: Sendable {
     /// Node numbers grow in document order as long as nodes are appended in a pre-order walk.
     @discardableResult
     mutating func append(
-        kind: NodeKind, parent parentNode: Int32, name: String = "", namespace: Namespace = .html,
+        kind: NodeKind, parent parentNode: Int32, name: String = "", nameKey: UInt64? = nil, namespace: Namespace = .html,
         text: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0), line: Int32 = 0
     ) -> Int32 {
         let node = Int32(nodes.count)
@@ -86,7 +86,7 @@ struct NodeStorage: Sendable {
         }
         nodes.append(record)
         names.append(name)
-        nameKeys.append(NameKey.of(name))
+        nameKeys.append(nameKey ?? NameKey.of(name))
         if !text.isEmpty { textBytes.append(contentsOf: text) }
         attributeStart.append(Int32(attributeNames.count))
         return node
@@ -107,12 +107,18 @@ struct NodeStorage: Sendable {
     func hasText(_ node: Int) -> Bool { nodes[node].textLength > 0 }
 
     /// Adds an attribute to the most recently appended node.
-    mutating func appendAttribute(name: String, value: UnsafeBufferPointer<UInt8>) {
-        attributeNames.append(name)
-        attributeNameKeys.append(NameKey.of(name))
-        attributeValueStart.append(Int32(textBytes.count))
-        attributeValueLength.append(Int32(value.count))
+    mutating func appendAttribute(name: String, key: UInt64? = nil, value: UnsafeBufferPointer<UInt8>) {
+        let start = Int32(textBytes.count)
         if !value.isEmpty { textBytes.append(contentsOf: value) }
+        appendAttribute(name: name, key: key, valueStart: start, valueLength: Int32(value.count))
+    }
+
+    /// Adds an attribute whose value is already in `textBytes`.
+    mutating func appendAttribute(name: String, key: UInt64? = nil, valueStart: Int32, valueLength: Int32) {
+        attributeNames.append(name)
+        attributeNameKeys.append(key ?? NameKey.of(name))
+        attributeValueStart.append(valueStart)
+        attributeValueLength.append(valueLength)
         attributeStart[attributeStart.count - 1] = Int32(attributeNames.count)
         if name == "id" { ids.append((attributeValue(at: attributeNames.count - 1), Int32(nodes.count - 1))) }
     }

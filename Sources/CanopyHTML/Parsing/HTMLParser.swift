@@ -3,8 +3,8 @@ internal import CLibXML2
 /// Turns page bytes into a `Document` with the tree a browser would build for auditing purposes.
 ///
 /// Steps: decode to UTF-8 (header, BOM, `<meta charset>`, invalid bytes replaced); undo `/>` on
-/// non-void elements; parse with libxml2's recovering HTML parser (no network); repair the tree
-/// where libxml2 2.9 differs from HTML5 tree construction; copy it into flat storage.
+/// non-void elements; run libxml2's recovering HTML parser (no network) and build the flat tree
+/// from its events, repaired where libxml2 2.9 differs from HTML5 tree construction.
 public struct HTMLParser: Sendable {
     public init() {}
 
@@ -39,16 +39,7 @@ public struct HTMLParser: Sendable {
     }
 
     private func parseUTF8(_ utf8: [UInt8], url: String?, encoding: String) -> Document {
-        let xmlDocument = Self.readWithLibXML2(utf8)
-        // libxml2 returns nothing for empty input, where a browser still builds html/head/body.
-        guard let xmlDocument = xmlDocument ?? htmlNewDocNoDtD(nil, nil) else {
-            fatalError("libxml2 could not allocate a document")
-        }
-        defer { xmlFreeDoc(xmlDocument) }
-        let tags = TagTable()
-        let copiedNodes = TreeRepair.repair(xmlDocument, tags: tags)
-        let storage = TreeBuilder.build(from: xmlDocument, tags: tags, copiedNodes: copiedNodes)
-        return Document(storage: storage, url: url, sourceEncoding: encoding)
+        Document(storage: LibXML2Events.buildTree(from: utf8), url: url, sourceEncoding: encoding)
     }
 }
 

@@ -16,10 +16,11 @@ enum SelfClosingTagRewriter {
         "link", "meta", "param", "source", "track", "wbr",
     ]
     /// Elements whose content is text up to their end tag, so `/>` inside is not markup.
-    private static let rawTextElements: [[UInt8]] = [
+    private static let rawTextElements: Set<UInt64> = Set([
         "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
-    ].map { Array($0.utf8) }
-    private static let voidElementBytes: [[UInt8]] = voidElements.map { Array($0.utf8) }
+    ].map { packed(Array($0.utf8)) })
+    private static let voidElementKeys: Set<UInt64> = Set(voidElements.map { packed(Array($0.utf8)) })
+    private static let plaintext = Array("plaintext".utf8)
 
     static func rewrite(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBufferPointer { buffer in
@@ -47,15 +48,17 @@ enum SelfClosingTagRewriter {
             } else if isASCIILetter(next) {
                 let name = readName(bytes, count: count, from: index + 1)
                 let (tagEnd, slashIndex) = scanToTagEnd(bytes, count: count, from: name.upperBound)
-                let isVoid = isOneOf(voidElementBytes, bytes, name)
+                // Every name these sets hold fits in eight bytes: one word answers for each tag.
+                let key = packedLowercased(bytes, name)
+                let isVoid = voidElementKeys.contains(key)
                 if let slashIndex, foreignDepth == 0, !isVoid { bytes[slashIndex] = UInt8(ascii: " ") }
                 let selfClosed = slashIndex != nil && (foreignDepth > 0 || isVoid)
                 if !selfClosed, isForeignRoot(bytes, name) { foreignDepth += 1 }
                 index = tagEnd
                 if foreignDepth == 0 {
-                    if isOneOf(rawTextElements, bytes, name) {
+                    if rawTextElements.contains(key) {
                         index = endOfRawText(bytes, count: count, name: name, from: index)
-                    } else if equalsLowercased(bytes, name, Array("plaintext".utf8)) {
+                    } else if name.count == plaintext.count, equalsLowercased(bytes, name, plaintext) {
                         return
                     }
                 }
@@ -142,9 +145,23 @@ enum SelfClosingTagRewriter {
     private static let svgBytes = Array("svg".utf8)
     private static let mathBytes = Array("math".utf8)
 
-    private static func isOneOf(_ candidates: [[UInt8]], _ bytes: UnsafeMutablePointer<UInt8>, _ name: Range<Int>) -> Bool {
-        for candidate in candidates where equalsLowercased(bytes, name, candidate) { return true }
-        return false
+    /// A name of up to eight bytes as one word, lowercased; longer names, which no set here
+    /// holds, get a word no short name has.
+    private static func packedLowercased(_ bytes: UnsafeMutablePointer<UInt8>, _ name: Range<Int>) -> UInt64 {
+        guard name.count <= 8 else { return .max }
+        var key: UInt64 = 0
+        for (offset, index) in name.enumerated() {
+            // A zero byte would make two names of different lengths pack alike.
+            guard bytes[index] != 0 else { return .max }
+            key |= UInt64(lowercased(bytes[index])) << (8 * offset)
+        }
+        return key
+    }
+
+    private static func packed(_ lowercaseName: [UInt8]) -> UInt64 {
+        lowercaseName.withUnsafeBufferPointer { buffer in
+            packedLowercased(UnsafeMutablePointer(mutating: buffer.baseAddress!), 0..<buffer.count)
+        }
     }
 
     /// Whether the bytes in `range`, ASCII-lowercased, equal `lowercaseName`.

@@ -64,32 +64,39 @@ struct TagFlags: OptionSet {
     ]
 }
 
-/// Swift strings and flags for libxml2's element and attribute names, computed once per name.
+/// Swift strings, name keys and flags for libxml2's element and attribute names, computed once
+/// per name and parse.
 ///
-/// libxml2 2.9's HTML parser copies every name into its node, so names are looked up by content:
-/// a small open-addressing table keyed by a hash of the bytes, which turns nearly every lookup
-/// into hashing a few bytes and one comparison instead of a string conversion and set lookups.
+/// libxml2 hands names over as C strings interned in its parser's dictionary, so the same name
+/// nearly always comes back as the same pointer: a lookup is one hash of the address. A name seen
+/// at a new address is found by its bytes, in a second small table.
 final class TagTable {
-    private struct Entry {
-        let bytes: [UInt8]
+    struct Entry {
         let name: String
+        let key: UInt64
         let flags: TagFlags
     }
 
     private static let slotCount = 1024  // a power of two; pages use a few dozen distinct names
-    @exclusivity(unchecked) private var slots = [Entry?](repeating: nil, count: slotCount)
-    private var used = 0
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var entryBytes: [[UInt8]] = []
+    /// Entry number + 1 by content hash slot, and by address slot (0: empty).
+    @exclusivity(unchecked) private var byContent = [Int32](repeating: 0, count: slotCount)
+    @exclusivity(unchecked) private var byAddress = [(address: UInt, entry: Int32)](repeating: (0, 0), count: slotCount)
 
-    func name(_ pointer: UnsafePointer<xmlChar>) -> String { entry(pointer).name }
-
-    func flags(_ pointer: UnsafePointer<xmlChar>) -> TagFlags { entry(pointer).flags }
-
-    func flags(of node: xmlNodePtr) -> TagFlags {
-        guard node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name else { return [] }
-        return flags(name)
+    func entry(_ pointer: UnsafePointer<xmlChar>) -> Entry {
+        let address = UInt(bitPattern: pointer)
+        let addressSlot = Int(truncatingIfNeeded: ((address >> 3) &* 0x9E37_79B9_7F4A_7C15) >> 54) & (Self.slotCount - 1)
+        let cached = byAddress[addressSlot]
+        if cached.address == address, cached.entry > 0 { return entries[Int(cached.entry) - 1] }
+        let index = entryIndex(byContentOf: pointer)
+        if index >= 0 { byAddress[addressSlot] = (address, Int32(index + 1)) }
+        return index >= 0 ? entries[index] : Self.makeEntry(pointer).entry
     }
 
-    private func entry(_ pointer: UnsafePointer<xmlChar>) -> Entry {
+    /// The entry for a name's bytes, made on first sight; -1 when the table is full (a page with
+    /// absurdly many distinct names just skips caching).
+    private func entryIndex(byContentOf pointer: UnsafePointer<xmlChar>) -> Int {
         var hash: UInt32 = 2_166_136_261  // FNV-1a
         var length = 0
         while pointer[length] != 0 {
@@ -97,19 +104,23 @@ final class TagTable {
             length += 1
         }
         var slot = Int(hash) & (Self.slotCount - 1)
-        while let entry = slots[slot] {
-            if entry.bytes.count == length, Self.equal(entry.bytes, pointer) { return entry }
+        while byContent[slot] > 0 {
+            let index = Int(byContent[slot]) - 1
+            if entryBytes[index].count == length, Self.equal(entryBytes[index], pointer) { return index }
             slot = (slot + 1) & (Self.slotCount - 1)
         }
-        let bytes = Array(UnsafeBufferPointer(start: pointer, count: length))
+        guard entries.count < Self.slotCount / 2 else { return -1 }
+        let made = Self.makeEntry(pointer, length: length)
+        entries.append(made.entry)
+        entryBytes.append(made.bytes)
+        byContent[slot] = Int32(entries.count)
+        return entries.count - 1
+    }
+
+    private static func makeEntry(_ pointer: UnsafePointer<xmlChar>, length: Int? = nil) -> (entry: Entry, bytes: [UInt8]) {
+        let bytes = Array(UnsafeBufferPointer(start: pointer, count: length ?? Int(xmlStrlen(pointer))))
         let name = String(decoding: bytes, as: UTF8.self)
-        let entry = Entry(bytes: bytes, name: name, flags: TagFlags(name: name))
-        // Keep the table sparse; a page with absurdly many distinct names just skips caching.
-        if used < Self.slotCount / 2 {
-            slots[slot] = entry
-            used += 1
-        }
-        return entry
+        return (Entry(name: name, key: NameKey.of(name), flags: TagFlags(name: name)), bytes)
     }
 
     private static func equal(_ bytes: [UInt8], _ pointer: UnsafePointer<xmlChar>) -> Bool {

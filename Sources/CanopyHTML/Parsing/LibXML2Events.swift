@@ -1,0 +1,127 @@
+internal import CLibXML2
+
+/// Runs libxml2's HTML parser over UTF-8 bytes with callbacks that feed a `SAXTreeBuilder`, and
+/// finishes the tree: tables repaired, `<html>`/`<head>`/`<body>` present, nodes in document order.
+enum LibXML2Events {
+    static func buildTree(from utf8: [UInt8]) -> NodeStorage {
+        // Pages average one node per 40-60 bytes; growing past the estimate is cheap, since no
+        // libxml2 tree is alive beside these arrays.
+        let builder = SAXTreeBuilder(estimatedNodes: utf8.count / 48 + 16)
+        if !utf8.isEmpty { run(builder, over: utf8) }
+        return finish(builder)
+    }
+
+    private static func run(_ builder: SAXTreeBuilder, over utf8: [UInt8]) {
+        guard let parser = htmlNewParserCtxt() else { fatalError("libxml2 could not allocate a parser") }
+        defer { htmlFreeParserCtxt(parser) }
+        // The context owns its handler block; only the callbacks Canopy needs are set, and the
+        // parser's own tree builder is never called.
+        parser.pointee.sax.pointee = makeHandler()
+        // The callbacks receive the context itself (libxml2's default user data), which gives
+        // them the input position and line; the builder travels in its private pointer.
+        parser.pointee._private = Unmanaged.passUnretained(builder).toOpaque()
+        withExtendedLifetime(builder) {
+            utf8.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    // Returns no document: nothing here builds one.
+                    _ = htmlCtxtReadMemory(parser, chars.baseAddress, Int32(chars.count), nil, "UTF-8", HTMLParser.libxml2Options)
+                }
+            }
+        }
+    }
+
+    // Filled per parse (a few stores): a static value of this C type would be shared mutable state to Swift.
+    private static func makeHandler() -> htmlSAXHandler {
+        var handler = htmlSAXHandler()
+        handler.initialized = 1
+        handler.startElement = { context, name, attributes in
+            guard let context, let name else { return }
+            let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+            builder(of: parser).startElement(name, attributes: attributes, parser: parser)
+        }
+        handler.endElement = { context, _ in
+            guard let context else { return }
+            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).endElement()
+        }
+        handler.characters = { context, bytes, length in
+            guard let context, let bytes else { return }
+            let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+            builder(of: parser).characters(bytes, count: Int(length), line: SAXTreeBuilder.line(of: parser))
+        }
+        handler.cdataBlock = { context, bytes, length in
+            guard let context, let bytes else { return }
+            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).scriptData(bytes, count: Int(length))
+        }
+        handler.comment = { context, value in
+            guard let context, let value else { return }
+            let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+            builder(of: parser).comment(value, line: SAXTreeBuilder.line(of: parser))
+        }
+        handler.processingInstruction = { context, target, _ in
+            guard let context else { return }
+            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).documentLevelNodeWithoutElement()
+        }
+        handler.internalSubset = { context, _, _, _ in
+            guard let context else { return }
+            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).doctype()
+        }
+        return handler
+    }
+
+    // MARK: Finishing the tree
+
+    private static func finish(_ builder: SAXTreeBuilder) -> NodeStorage {
+        var storage = builder.storage
+        var renumber = builder.needsRenumbering
+        ensureSkeleton(&storage, builder: builder, renumber: &renumber)
+        if !builder.tables.isEmpty {
+            var repair = TableRepair(storage)
+            for table in builder.tables { repair.repair(table) }
+            storage = repair.storage
+            renumber = renumber || repair.changed
+        }
+        return renumber ? storage.inDocumentOrder() : storage
+    }
+
+    /// Browsers always have `<html>` with `<head>` and `<body>`, and rules rely on them; libxml2
+    /// builds no tree for empty input and leaves out `<head>` when a page has nothing for it.
+    private static func ensureSkeleton(_ storage: inout NodeStorage, builder: SAXTreeBuilder, renumber: inout Bool) {
+        var html = builder.root
+        if html < 0 {
+            html = storage.append(kind: .element, parent: 0, name: "html")
+        } else if storage.names[Int(html)] != "html" {
+            // Wrap the root in html > body, where the root was.
+            let root = html
+            html = storage.makeElement(name: "html", line: 0)
+            storage.insert(html, before: root)
+            let body = storage.makeElement(name: "body", line: 0)
+            storage.appendChild(body, to: html)
+            storage.unlink(root)
+            storage.appendChild(root, to: body)
+            renumber = true
+        }
+        let line = storage.nodes[Int(html)].line
+        if builder.rootHasLateHead, builder.implicitHead >= 0 {
+            storage.unlink(builder.implicitHead)
+        }
+        var children: [Int32] { storage.childNodes(of: html).filter { storage.nodes[Int($0)].kind == .element } }
+        if !children.contains(where: { storage.names[Int($0)] == "head" }) {
+            let first = storage.nodes[Int(html)].firstChild
+            // Appended last, or first under an empty <html>, the head keeps document order
+            // only if nothing was appended outside <html> since.
+            if first >= 0 || !storage.appendingKeepsDocumentOrder(under: html) { renumber = true }
+            let head = storage.makeElement(name: "head", line: line)
+            if first >= 0 { storage.insert(head, before: first) } else { storage.appendChild(head, to: html) }
+        }
+        if !children.contains(where: { storage.names[Int($0)] == "body" || storage.names[Int($0)] == "frameset" }) {
+            if !storage.appendingKeepsDocumentOrder(under: html) { renumber = true }
+            let body = storage.makeElement(name: "body", line: line)
+            storage.appendChild(body, to: html)
+        }
+    }
+}
+
+/// The builder a parse's callbacks feed (a free function: C callbacks cannot capture a type).
+private func builder(of parser: UnsafeMutablePointer<xmlParserCtxt>) -> SAXTreeBuilder {
+    Unmanaged<SAXTreeBuilder>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+}
