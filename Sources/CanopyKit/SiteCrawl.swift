@@ -33,7 +33,7 @@ public struct SiteCrawl: Sendable {
         public var exitStatus: ExitStatus
         /// Lines for the log: errors, or where the results went.
         public var messages: [String]
-        public var summary: CrawlSummary?
+        public var summary: RunSummary?
         public var run: RunID?
         public var storePath: String?
         public var reportsFolder: String?
@@ -46,7 +46,7 @@ public struct SiteCrawl: Sendable {
     /// Lets a signal handler stop a running crawl; the crawl then records what it finished.
     public final class Stopper: @unchecked Sendable {
         private let lock = NSLock()
-        private var crawler: SiteCrawler?
+        private var crawler: SiteCrawler<PageAudit>?
         private var stopped = false
 
         public init() {}
@@ -58,7 +58,7 @@ public struct SiteCrawl: Sendable {
 
         var wasStopped: Bool { lock.withLock { stopped } }
 
-        func attach(_ crawler: SiteCrawler) -> Bool {
+        func attach(_ crawler: SiteCrawler<PageAudit>) -> Bool {
             lock.withLock {
                 self.crawler = crawler
                 return !stopped
@@ -78,12 +78,14 @@ public struct SiteCrawl: Sendable {
         var outcome = Outcome(exitStatus: .passed, messages: [])
         let configuration: CrawlConfiguration
         let plan: CrawlPlan
+        let audit: AuditPlan
         do throws(ConfigurationError) {
             let base = try options.configPath.map { path throws(ConfigurationError) in
                 try CrawlConfiguration.load(contentsOf: path, environment: options.environment)
             } ?? CrawlConfiguration(startURLs: [])
             configuration = try base.applying(options.overrides)
             plan = try CrawlPlan(configuration: configuration)
+            audit = try AuditPlan(configuration: configuration)
         } catch {
             outcome.exitStatus = .usageError
             outcome.messages = ["error: \(error.description)"]
@@ -95,7 +97,7 @@ public struct SiteCrawl: Sendable {
         outcome.storePath = configuration.output.storePath
         let start = RunStart(
             startedAt: now(), configHash: configuration.configHash, ruleSetName: ruleSetName(configuration),
-            ruleIDs: plan.auditor.rules.map(\.metadata.id), ruleSetHash: Self.ruleSetHash(plan.auditor.rules),
+            ruleIDs: audit.auditor.rules.map(\.metadata.id), ruleSetHash: Self.ruleSetHash(audit.auditor.rules),
             canopyVersion: CanopyVersion.current, startURLs: plan.startURLs.map(\.string)
         )
         let resultsPath = (reports as NSString).appendingPathComponent("results.jsonl")
@@ -133,11 +135,15 @@ public struct SiteCrawl: Sendable {
         }
         outcome.run = run
 
-        let crawler = SiteCrawler(plan: plan, sink: CombinedSink([storeSink, lines]), progress: progress, resuming: finished)
-        let summary: CrawlSummary
+        let tally = AuditTally(resumed: finished)
+        let crawler = PageAuditor.crawler(
+            crawl: plan, audit: audit, sink: CombinedSink<PageAudit>([storeSink, lines, tally]), progress: progress,
+            resuming: finished.map(FinishedPage.init)
+        )
+        let summary: RunSummary
         do throws(FetchError) {
             guard stopper.attach(crawler) else { throw .transport(code: 42, message: "stopped before the crawl began") }
-            summary = try crawler.run()
+            summary = RunSummary(crawl: try crawler.run(), tally: tally)
         } catch {
             try? store.markInterrupted(run, at: now())
             outcome.interrupted = stopper.wasStopped
@@ -204,11 +210,11 @@ public struct SiteCrawl: Sendable {
         SHA256.hexDigest(Array(rules.map { "\($0.metadata.id):\($0.metadata.impact.rawValue)" }.joined(separator: "\n").utf8))
     }
 
-    private func writeSummary(_ summary: CrawlSummary, run: RunID, to folder: String) throws {
+    private func writeSummary(_ summary: RunSummary, run: RunID, to folder: String) throws {
         struct RunSummaryFile: Encodable {
             let run: RunID
             let canopyVersion: String
-            let summary: CrawlSummary
+            let summary: RunSummary
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -216,7 +222,7 @@ public struct SiteCrawl: Sendable {
         try data.write(to: URL(fileURLWithPath: folder).appendingPathComponent("run-summary.json"))
     }
 
-    static func describe(_ summary: CrawlSummary, run: RunID, reports: String, store: String) -> String {
+    static func describe(_ summary: RunSummary, run: RunID, reports: String, store: String) -> String {
         var lines = [
             String(format: "run %@: %d pages audited in %.1f s (%.0f pages/s), %d violations, %d to review",
                    run.description, summary.pagesAudited, summary.seconds, summary.pagesPerSecond, summary.violations, summary.incomplete),
@@ -229,5 +235,66 @@ public struct SiteCrawl: Sendable {
             + "skipped: \(skippedByScope) out of scope, \(summary.skippedByRobots) by robots.txt, \(summary.skippedByLimit) over max-pages")
         lines.append("  results: \(reports)/results.jsonl, \(reports)/run-summary.json; history: \(store)")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// What `canopy crawl` did: the crawl's own summary, and what the audits found.
+@dynamicMemberLookup
+public struct RunSummary: Sendable, Equatable, Encodable {
+    public var crawl: CrawlSummary
+    public var violations = 0
+    public var incomplete = 0
+
+    public init(crawl: CrawlSummary, violations: Int = 0, incomplete: Int = 0) {
+        self.crawl = crawl
+        self.violations = violations
+        self.incomplete = incomplete
+    }
+
+    init(crawl: CrawlSummary, tally: AuditTally) {
+        self.init(crawl: crawl, violations: tally.violations, incomplete: tally.incomplete)
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<CrawlSummary, Value>) -> Value { crawl[keyPath: keyPath] }
+
+    private enum CodingKeys: String, CodingKey { case violations, incomplete }
+
+    /// One object: the crawl's keys and the audit's side by side, as run-summary.json has them.
+    public func encode(to encoder: any Encoder) throws {
+        try crawl.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(violations, forKey: .violations)
+        try container.encode(incomplete, forKey: .incomplete)
+    }
+}
+
+/// Counts what the audits of a crawl found, the pages a resumed run recorded before included.
+final class AuditTally: CrawlSink, @unchecked Sendable {
+    // @unchecked: the crawler calls `record` from one thread at a time; read after the crawl.
+    typealias Result = PageAudit
+    private(set) var violations = 0
+    private(set) var incomplete = 0
+
+    init(resumed: [RecordedPage] = []) {
+        for page in resumed {
+            violations += page.violations
+            incomplete += page.incomplete
+        }
+    }
+
+    func record(_ page: AuditedPage) {
+        guard let audit = page.result else { return }
+        violations += audit.violationCount
+        incomplete += audit.incompleteCount
+    }
+}
+
+extension FinishedPage {
+    /// What resuming a crawl needs of a page the store recorded.
+    init(_ page: RecordedPage) {
+        self.init(
+            url: page.url, depth: page.depth, statusCode: page.statusCode, redirectChain: page.redirectChain, bytes: page.bytes,
+            error: page.error, processed: page.audited, discoveredLinks: page.discoveredLinks
+        )
     }
 }

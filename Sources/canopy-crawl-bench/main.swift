@@ -30,17 +30,6 @@ struct Measurement: Codable {
     var note: String = ""
 }
 
-final class CountingSink: CrawlSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var audited = 0
-    private(set) var failed = 0
-    func record(_ page: CrawledPage) {
-        lock.withLock {
-            if page.audited { audited += 1 } else if page.error != nil { failed += 1 }
-        }
-    }
-}
-
 final class BodyCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var bodies: [[UInt8]] = []

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CanopyCrawl
 import CanopyKit
 import CanopyStore
 import Foundation

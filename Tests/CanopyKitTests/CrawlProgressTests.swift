@@ -132,13 +132,15 @@ struct CrawlProgressTests {
             default: return .notFound
             }
         }
-        var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize(server.url("/"))], rules: RuleCatalog.defaultRules)
+        var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize(server.url("/"))])
         plan.honoursRobots = false
         plan.sitemaps = .none
         plan.timeout = 10
         let reporter = CrawlProgressReporter(verbosity: .normal, isTerminal: false, logInterval: 0.01, heartbeat: 0.01) { output.write($0) }
 
-        let summary = try SiteCrawler(plan: plan, sink: CollectingSink(), progress: reporter).run()
+        let summary = try PageAuditor.crawler(
+            crawl: plan, audit: AuditPlan(rules: RuleCatalog.defaultRules), sink: CollectingSink(), progress: reporter
+        ).run()
 
         #expect(summary.pagesAudited == 2)
         #expect(output.all.filter { $0.hasPrefix("1 pages done, 1 queued") }.count >= 3)

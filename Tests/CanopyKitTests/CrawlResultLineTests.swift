@@ -22,11 +22,12 @@ struct CrawlResultLineTests {
         // The default rules, with an impact override that must reach both the entry and its nodes.
         let overridden = "- id: image-alt\n    impact: minor\n" + (try RuleSet.standard().rules).map(\.metadata.id).filter { $0 != "image-alt" }.map { "  - \($0)\n" }.joined()
         let rules = try RuleSet(yaml: "name: test\nrules:\n  " + overridden, file: "test.yml").rules
-        let plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("https://shop.example/")], rules: rules)
-        let page = PageAuditor(plan: plan).audit(document, url: "https://shop.example/shoes")
-        let line = String(decoding: try #require(page.axeJSONLine), as: UTF8.self)
+        let plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("https://shop.example/")])
+        let audit = AuditPlan(rules: rules)
+        let page = PageAuditor(crawl: plan, audit: audit).process(document, url: "https://shop.example/shoes")
+        let line = String(decoding: page.result.axeJSONLine, as: UTF8.self)
 
-        let result = plan.auditor.audit(document)
+        let result = audit.auditor.audit(document)
         let encoded = try AxeJSONReport(result: result, url: "https://shop.example/shoes", resultTypes: [.violations, .incomplete], otherGroupsNodeLimit: 0).jsonLine()
         // The two audits ran at different instants: everything but the timestamp must be equal.
         func withoutTimestamp(_ data: Data) throws -> NSDictionary {
@@ -41,12 +42,11 @@ struct CrawlResultLineTests {
     @Test("the crawl record of a line is valid JSON with every key, escaped, null where unknown")
     func crawlRecord() throws {
         let tricky = "quote \" back\\slash \u{1} tab\t cr\r\nlf / é 😀"
-        var page = CrawledPage(url: "https://shop.example/a?q=\"x\"", depth: 2, attempts: 3)
-        page.record.statusCode = 200
-        page.record.title = tricky
-        page.record.fetchMilliseconds = 12.5
-        page.setRedirects([Redirect(from: "https://shop.example/a?q=\"x\"", status: 301, to: "https://shop.example/b")])
-        page.skippedReason = "not HTML (" + tricky + ")"
+        var page = AuditedPage(url: "https://shop.example/a?q=\"x\"", depth: 2, attempts: 3)
+        page.statusCode = 200
+        page.fetchMilliseconds = 12.5
+        page.redirects = [Redirect(from: "https://shop.example/a?q=\"x\"", status: 301, to: "https://shop.example/b")]
+        page.skip = .notHTML(contentType: tricky)
         let line = JSONLinesSink.line(for: page)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
         #expect(object["url"] as? String == page.url)
@@ -55,7 +55,7 @@ struct CrawlResultLineTests {
             "attempts", "auditMilliseconds", "audited", "bytes", "canonical", "contentType", "depth", "error", "fetchMilliseconds",
             "finalURL", "redirects", "requestedURL", "skipped", "status", "title",
         ])
-        #expect(crawl["title"] as? String == tricky)
+        #expect(crawl["title"] is NSNull)
         #expect(crawl["skipped"] as? String == "not HTML (" + tricky + ")")
         #expect(crawl["attempts"] as? Int == 3 && crawl["depth"] as? Int == 2 && crawl["status"] as? Int == 200)
         #expect(crawl["fetchMilliseconds"] as? Double == 12.5)
@@ -65,10 +65,13 @@ struct CrawlResultLineTests {
         #expect(hops.count == 1 && hops[0]["status"] as? Int == 301 && hops[0]["to"] as? String == "https://shop.example/b")
 
         // An audited page's line is its axe object with the record added as one more member.
-        page.axeJSONLine = Array(#"{"url":"https://shop.example/b","violations":[]}"#.utf8)
+        page.skip = nil
+        page.result = PageAudit(title: tricky, axeJSONLine: Array(#"{"url":"https://shop.example/b","violations":[]}"#.utf8))
         let audited = try #require(try JSONSerialization.jsonObject(with: Data(JSONLinesSink.line(for: page))) as? [String: Any])
         #expect(audited["url"] as? String == "https://shop.example/b")
-        #expect((audited["crawl"] as? [String: Any])?["requestedURL"] as? String == page.url)
+        let auditedCrawl = try #require(audited["crawl"] as? [String: Any])
+        #expect(auditedCrawl["requestedURL"] as? String == page.url)
+        #expect(auditedCrawl["title"] as? String == tricky && auditedCrawl["audited"] as? Bool == true)
     }
 
     @Test("timestamps are written as ISO8601DateFormatter writes them, in UTC with milliseconds")

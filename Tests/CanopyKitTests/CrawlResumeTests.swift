@@ -167,16 +167,18 @@ struct CrawlResumeTests {
         // Recorded: "/", "/dup" (a duplicate of "/a", which was crawling) and "/old" (audited as
         // "/new"); "/a" was lost with the last batch.
         let finished = [
-            RecordedPage(url: url("/"), statusCode: 200, audited: true, violations: 1, discoveredLinks: [url("/a"), url("/dup"), url("/old")]),
-            RecordedPage(url: url("/dup"), depth: 1, statusCode: 302, redirectChain: [url("/a")]),
-            RecordedPage(url: url("/old"), depth: 1, statusCode: 200, redirectChain: [url("/new")], audited: true, violations: 1, discoveredLinks: [url("/c")]),
+            FinishedPage(url: url("/"), statusCode: 200, processed: true, discoveredLinks: [url("/a"), url("/dup"), url("/old")]),
+            FinishedPage(url: url("/dup"), depth: 1, statusCode: 302, redirectChain: [url("/a")]),
+            FinishedPage(url: url("/old"), depth: 1, statusCode: 200, redirectChain: [url("/new")], processed: true, discoveredLinks: [url("/c")]),
         ]
-        var plan = CrawlPlan(startURLs: [try CrawlURL(url("/"))], rules: RuleCatalog.defaultRules)
+        var plan = CrawlPlan(startURLs: [try CrawlURL(url("/"))])
         plan.honoursRobots = false
         plan.sitemaps = .none
-        plan.auditThreads = 2
+        plan.workerThreads = 2
         let sink = CollectingSink()
-        let summary = try SiteCrawler(plan: plan, sink: sink, resuming: finished).run()
+        let summary = try PageAuditor.crawler(
+            crawl: plan, audit: AuditPlan(rules: RuleCatalog.defaultRules), sink: sink, resuming: finished
+        ).run()
 
         #expect(sink.all.map { Self.path($0.url) }.sorted() == ["/a", "/b", "/c"])
         #expect(server.requests.map(\.path).sorted() == ["/a", "/b", "/c"])
@@ -184,7 +186,7 @@ struct CrawlResumeTests {
         #expect(summary.resumedPages == 3)
         #expect(summary.resumedAudited == 2)
         #expect(summary.duplicatesByRedirect == 1)
-        #expect(sink.byPath["/c"]?.record.depth == 2)
+        #expect(sink.byPath["/c"]?.depth == 2)
     }
 
     @Test("refuses, naming the run, when there is nothing to resume or resuming would be wrong; the store is left as it was")

@@ -13,7 +13,7 @@ struct FaultInjectionTests {
     /// Crawls a home page linking to `/fault` (answered by `fault`) and to a healthy `/fine`.
     static func crawlWithFault(
         _ fault: TestHTTPResponse, rules: [String]? = nil, configure: (inout CrawlPlan) -> Void = { _ in }
-    ) throws -> (fault: CrawledPage?, fine: CrawledPage?, seconds: Double) {
+    ) throws -> (fault: AuditedPage?, fine: AuditedPage?, seconds: Double) {
         let server = try TestHTTPServer { request in
             switch request.path {
             case "/": return sitePage("Home", links: ["/fault", "/fine"])
@@ -29,18 +29,18 @@ struct FaultInjectionTests {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let (_, sink) = try crawl(server) { plan in
+        let audit = AuditPlan(rules: rules.map { $0.compactMap(RuleCatalog.rule(withID:)) } ?? RuleCatalog.defaultRules)
+        let (_, sink) = try crawl(server, audit: audit) { plan in
             plan.honoursRobots = false
             plan.sitemaps = .none
             plan.timeout = 1
             plan.maxBytesPerPage = 2_000_000
-            if let rules { plan.auditor = Auditor(rules: rules.compactMap(RuleCatalog.rule(withID:))) }
             configure(&plan)
         }
         let (seconds, attoseconds) = (clock.now - start).components
         let fine = sink.byPath["/fine"]
-        #expect(fine?.audited == true, "the healthy page next to the fault is audited")
-        #expect(fine?.record.findings.contains { $0.ruleID == "image-alt" } ?? (rules != nil), "and its findings are intact")
+        #expect(fine?.processed == true, "the healthy page next to the fault is audited")
+        #expect(fine?.result?.findings.contains { $0.ruleID == "image-alt" } ?? (rules != nil), "and its findings are intact")
         return (sink.byPath["/fault"], fine, Double(seconds) + Double(attoseconds) / 1e18)
     }
 
@@ -61,7 +61,7 @@ struct FaultInjectionTests {
     @Test("a slow drip within the timeout is still audited")
     func slowDrip() throws {
         let result = try Self.crawlWithFault(sitePage("Drip").dripped(pieces: 5, interval: .milliseconds(40)))
-        #expect(result.fault?.audited == true)
+        #expect(result.fault?.processed == true)
     }
 
     @Test("a reset connection is an error naming the transfer failure")
@@ -75,7 +75,7 @@ struct FaultInjectionTests {
     func truncatedBody() throws {
         let result = try Self.crawlWithFault(.raw("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<p>short"))
         #expect(result.fault?.error?.contains("transfer failed") == true)
-        #expect(result.fault?.audited == false)
+        #expect(result.fault?.processed == false)
     }
 
     @Test("a reply that is not HTTP, or not valid HTTP, is an error that says so",
@@ -91,7 +91,7 @@ struct FaultInjectionTests {
         let error = try #require(result.fault?.error)
         #expect(error.contains("not HTTP") || error.contains("not valid HTTP"), "\(error)")
         #expect(error.contains("/fault"), "names the URL: \(error)")
-        #expect(result.fault?.audited == false)
+        #expect(result.fault?.processed == false)
     }
 
     @Test("an endless redirect chain stops at the redirect limit")
@@ -120,7 +120,7 @@ struct FaultInjectionTests {
             noise[index] = UInt8(truncatingIfNeeded: state >> 16)
         }
         let binary = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html")], body: noise))
-        #expect(binary.fault?.audited == true)
+        #expect(binary.fault?.processed == true)
     }
 
     @Test("invalid and mixed encodings are decoded with replacement characters and audited")
@@ -128,8 +128,8 @@ struct FaultInjectionTests {
         let bytes: [UInt8] = Array("<!doctype html><html lang=en><title>Bad ".utf8) + [0xC3, 0x28, 0xE9, 0xFF, 0xFE, 0x00]
             + Array(" bytes</title><body><main><h1>é</h1>".utf8) + [0x80, 0x81] + Array("</main>".utf8)
         let result = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html; charset=utf-8")], body: bytes))
-        #expect(result.fault?.audited == true)
-        #expect(result.fault?.record.title?.contains("\u{FFFD}") == true)
+        #expect(result.fault?.processed == true)
+        #expect(result.fault?.result?.title?.contains("\u{FFFD}") == true)
     }
 
     @Test("when the HTTP charset and <meta charset> disagree, the HTTP charset wins, as documented (BOM, HTTP, <meta>, then the bytes)")
@@ -138,22 +138,22 @@ struct FaultInjectionTests {
         let latin: [UInt8] = Array("<!doctype html><html lang=en><head><meta charset=\"utf-8\"><title>Caf".utf8) + [0xE9]
             + Array("</title></head><body><main><h1>Men".utf8) + [0xFC] + Array("</h1><img src=x.png></main>".utf8)
         let http1252 = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html; charset=windows-1252")], body: latin))
-        #expect(http1252.fault?.audited == true)
-        #expect(http1252.fault?.record.title == "Café")
-        #expect(http1252.fault?.record.findings.contains { $0.ruleID == "image-alt" } == true)
+        #expect(http1252.fault?.processed == true)
+        #expect(http1252.fault?.result?.title == "Café")
+        #expect(http1252.fault?.result?.findings.contains { $0.ruleID == "image-alt" } == true)
 
         // The other way round: UTF-8 bytes labelled UTF-8 by HTTP and windows-1252 by the page.
         let utf8 = Array("<!doctype html><html lang=en><head><meta charset=\"windows-1252\"><title>Café</title></head><body><main><h1>Menü</h1></main>".utf8)
         let httpUTF8 = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html; charset=utf-8")], body: utf8))
-        #expect(httpUTF8.fault?.record.title == "Café", "not \"CafÃ©\"")
+        #expect(httpUTF8.fault?.result?.title == "Café", "not \"CafÃ©\"")
 
         // A byte order mark outranks both.
         let bom = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html; charset=windows-1252")], body: [0xEF, 0xBB, 0xBF] + utf8))
-        #expect(bom.fault?.record.title == "Café")
+        #expect(bom.fault?.result?.title == "Café")
 
         // With no HTTP charset, the <meta> declaration decides, even over bytes that would be valid UTF-8.
         let meta = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html")], body: utf8))
-        #expect(meta.fault?.record.title == "CafÃ©")
+        #expect(meta.fault?.result?.title == "CafÃ©")
     }
 
     @Test("a page mixing UTF-8 and windows-1252 bytes: with no label it is windows-1252 throughout; labelled UTF-8, the stray bytes become U+FFFD")
@@ -162,15 +162,15 @@ struct FaultInjectionTests {
         let mixed: [UInt8] = Array("<!doctype html><html lang=en><head><title>".utf8) + [0x43, 0x61, 0x66, 0xC3, 0xA9, 0x20, 0x43, 0x61, 0x66, 0xE9, 0x20, 0x93]
             + Array("</title></head><body><main><h1>Mixed</h1><img src=x.png></main>".utf8)
         let unlabelled = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html")], body: mixed))
-        #expect(unlabelled.fault?.audited == true)
+        #expect(unlabelled.fault?.processed == true)
         // Not valid UTF-8, so the whole page is windows-1252, as a browser decodes it.
-        #expect(unlabelled.fault?.record.title == "CafÃ© Café \u{201C}")
-        #expect(unlabelled.fault?.record.findings.contains { $0.ruleID == "image-alt" } == true)
+        #expect(unlabelled.fault?.result?.title == "CafÃ© Café \u{201C}")
+        #expect(unlabelled.fault?.result?.findings.contains { $0.ruleID == "image-alt" } == true)
 
         let labelled = try Self.crawlWithFault(TestHTTPResponse(headers: [("Content-Type", "text/html; charset=utf-8")], body: mixed))
-        #expect(labelled.fault?.audited == true)
-        #expect(labelled.fault?.record.title == "Café Caf\u{FFFD} \u{FFFD}")
-        #expect(labelled.fault?.record.findings.contains { $0.ruleID == "image-alt" } == true)
+        #expect(labelled.fault?.processed == true)
+        #expect(labelled.fault?.result?.title == "Café Caf\u{FFFD} \u{FFFD}")
+        #expect(labelled.fault?.result?.findings.contains { $0.ruleID == "image-alt" } == true)
     }
 
     // libxml2 (2.9) stops building the tree at 256 levels, so what lies deeper, and after, is not
@@ -178,13 +178,13 @@ struct FaultInjectionTests {
     @Test("100,000 levels of nesting are audited without exhausting the stack")
     func deepNesting() throws {
         let result = try Self.crawlWithFault(.html(FaultPages.deepNesting))
-        #expect(result.fault?.audited == true)
+        #expect(result.fault?.processed == true)
     }
 
     @Test("a 1 MB attribute value is audited and the snippet stays short")
     func hugeAttribute() throws {
         let result = try Self.crawlWithFault(.html(FaultPages.hugeAttribute))
-        let finding = try #require(result.fault?.record.findings.first { $0.ruleID == "image-alt" })
+        let finding = try #require(result.fault?.result?.findings.first { $0.ruleID == "image-alt" })
         #expect(finding.snippet.count <= 300)
     }
 
@@ -194,8 +194,8 @@ struct FaultInjectionTests {
         // 2-core machine, 1 s and 0.6 s in release (`canopy-crawl-bench --adversarial`).
         let result = try Self.crawlWithFault(.html(FaultPages.millionElements)) { $0.maxBytesPerPage = 20_000_000; $0.timeout = 20 }
         let page = try #require(result.fault)
-        #expect(page.audited)
-        #expect(Set(page.record.passCounts.keys).isSuperset(of: ["html-has-lang", "document-title", "landmark-one-main"]), "the default rules ran: \(page.record.passCounts)")
+        let audit = try #require(page.result)
+        #expect(Set(audit.passCounts.keys).isSuperset(of: ["html-has-lang", "document-title", "landmark-one-main"]), "the default rules ran: \(audit.passCounts)")
     }
 
     @Test("pathological selectors in a configuration are refused or handled quickly, never a crash",
@@ -213,7 +213,7 @@ struct FaultInjectionTests {
         do throws(ConfigurationError) {
             let configuration = try CrawlConfiguration(yaml: yaml, file: "canopy.yml", baseDirectory: nil, environment: [:])
             // Accepted: matching it against a page must stay cheap too.
-            let plan = try CrawlPlan(configuration: configuration)
+            let plan = try AuditPlan(configuration: configuration)
             let page = HTMLParser().parse(html: "<!doctype html><html lang=en><title>t</title><body><main><p><a href=x>x</a></p></main>")
             _ = plan.auditor.audit(page, scope: AuditScope(exclude: plan.exclude))
         } catch {

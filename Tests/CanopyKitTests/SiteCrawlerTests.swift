@@ -7,15 +7,16 @@ import Testing
 
 /// Keeps every page a crawl hands over, for assertions.
 final class CollectingSink: CrawlSink, @unchecked Sendable {
-    private let pages = LockedState<[CrawledPage]>([])
+    typealias Result = PageAudit
+    private let pages = LockedState<[AuditedPage]>([])
 
-    func record(_ page: CrawledPage) { pages.withLock { $0.append(page) } }
+    func record(_ page: AuditedPage) { pages.withLock { $0.append(page) } }
 
-    var all: [CrawledPage] { pages.withLock { $0 } }
-    var byPath: [String: CrawledPage] {
+    var all: [AuditedPage] { pages.withLock { $0 } }
+    var byPath: [String: AuditedPage] {
         Dictionary(all.map { (URLComponents(string: $0.url)!.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
-    var auditedPaths: Set<String> { Set(all.filter(\.audited).map { URLComponents(string: $0.url)!.path }) }
+    var auditedPaths: Set<String> { Set(all.filter(\.processed).map { URLComponents(string: $0.url)!.path }) }
 }
 
 /// A page with links, a title and a language, and one known violation (an image without alt).
@@ -24,14 +25,17 @@ func sitePage(_ title: String, links: [String] = [], extra: String = "") -> Test
     return .html("<!doctype html><html lang=en><head><title>\(title)</title></head><body><main><h1>\(title)</h1>\(anchors)\(extra)</main></body></html>")
 }
 
-func crawl(_ server: TestHTTPServer, start: String = "/", configure: (inout CrawlPlan) -> Void = { _ in }) throws -> (CrawlSummary, CollectingSink) {
-    var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize(server.url(start))], rules: RuleCatalog.defaultRules)
+func crawl(
+    _ server: TestHTTPServer, start: String = "/", audit: AuditPlan = AuditPlan(rules: RuleCatalog.defaultRules),
+    configure: (inout CrawlPlan) -> Void = { _ in }
+) throws -> (CrawlSummary, CollectingSink) {
+    var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize(server.url(start))])
     plan.fetchPolicy = FetchPolicy(maxInFlight: 8, maxPerHost: 4, retries: 1, backoff: 0.01)
     plan.timeout = 5
-    plan.auditThreads = 2
+    plan.workerThreads = 2
     configure(&plan)
     let sink = CollectingSink()
-    let summary = try SiteCrawler(plan: plan, sink: sink).run()
+    let summary = try PageAuditor.crawler(crawl: plan, audit: audit, sink: sink).run()
     return (summary, sink)
 }
 
@@ -52,7 +56,7 @@ struct SiteCrawlerTests {
 
         #expect(sink.auditedPaths == ["/", "/a", "/b", "/a/deeper", "/b/deeper"])
         #expect(summary.pagesAudited == 5)
-        #expect(sink.byPath["/a/deeper"]?.record.depth == 2)
+        #expect(sink.byPath["/a/deeper"]?.depth == 2)
         // "/a", "/a#top" and "./a" are one page.
         #expect(server.requests.filter { $0.path == "/a" }.count == 1)
     }
@@ -143,12 +147,12 @@ struct SiteCrawlerTests {
         let (summary, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
 
         let old = try #require(sink.byPath["/old"])
-        #expect(old.audited)
+        #expect(old.processed)
         #expect(old.redirects.map(\.status) == [301, 302])
-        #expect(old.record.finalURL == server.url("/new"))
+        #expect(old.finalURL == server.url("/new"))
         // A loop reaches no page: an error, not a duplicate of a page that was never audited.
         let loop = try #require(sink.byPath["/loop-a"])
-        #expect(!loop.audited)
+        #expect(!loop.processed)
         #expect(loop.error == "redirect loop: \(server.url("/loop-a")) → \(server.url("/loop-b")) → \(server.url("/loop-a"))")
         #expect(loop.skippedReason == nil)
         #expect(sink.byPath["/home-again"]?.skippedReason == "redirects to \(server.url("/")), crawled under that URL")
@@ -175,8 +179,8 @@ struct SiteCrawlerTests {
         let (summary, sink) = try crawl(entry) { $0.honoursRobots = false; $0.sitemaps = .none }
         #expect(summary.pagesAudited == 2, "home and /a, on the origin the start URL moved to")
         let start = try #require(sink.all.first { $0.url == entry.url("/") })
-        #expect(start.audited && start.record.finalURL == site.url("/"))
-        #expect(sink.byPath["/a"]?.audited == true)
+        #expect(start.processed && start.finalURL == site.url("/"))
+        #expect(sink.byPath["/a"]?.processed == true)
         #expect(sink.byPath["/elsewhere"]?.skippedReason?.contains("out of scope") == true, "only a start URL's redirect widens the scope")
 
         // A start URL that redirects to another host (a login service, say) is not followed there.
@@ -289,11 +293,11 @@ struct SiteCrawlerTests {
         #expect(sink.byPath["/sneaky"]?.skippedReason == "redirects to \(server.url("/secret")), which robots.txt disallows")
         #expect(other.requests.first?.path == "/robots.txt", "the new origin's robots.txt comes first")
         #expect(!other.requests.contains { $0.path == "/private" })
-        #expect(sink.byPath["/to-other-private"]?.audited == false)
+        #expect(sink.byPath["/to-other-private"]?.processed == false)
         #expect(sink.byPath["/to-other-private"]?.skippedReason?.contains("robots.txt disallows") == true)
         let open = try #require(sink.byPath["/to-other-open"])
-        #expect(open.audited)
-        #expect(open.record.finalURL == other.url("/open"))
+        #expect(open.processed)
+        #expect(open.finalURL == other.url("/open"))
         #expect(summary.skippedByRobots == 2)
     }
 
@@ -318,10 +322,10 @@ struct SiteCrawlerTests {
         #expect(sink.byPath["/missing"]?.error == "HTTP 404")
         #expect(sink.byPath["/broken"]?.error == "HTTP 500")
         #expect(sink.byPath["/broken"]?.attempts == 2)
-        #expect(sink.byPath["/busy"]?.audited == true)
+        #expect(sink.byPath["/busy"]?.processed == true)
         #expect(sink.byPath["/busy"]?.attempts == 2)
         #expect(sink.byPath["/slow"]?.error?.contains("timed out") == true)
-        #expect(sink.byPath["/fine"]?.audited == true)
+        #expect(sink.byPath["/fine"]?.processed == true)
         #expect(summary.pagesAudited == 3)
         #expect(summary.pagesWithErrorStatus == 2)
         #expect(summary.pagesFailed == 1)
@@ -346,11 +350,11 @@ struct SiteCrawlerTests {
         let busy = try #require(sink.byPath["/busy"])
         #expect(busy.error == "HTTP 503: Retry-After asks for 3600 s, more than the 5 s the crawl waits at most; not retried")
         #expect(busy.attempts == 1)
-        #expect(busy.record.statusCode == 503)
+        #expect(busy.statusCode == 503)
         let closed = try #require(sink.byPath["/closed-until-tomorrow"])
         #expect(closed.error?.hasPrefix("HTTP 429: Retry-After asks for 86") == true)
         #expect(server.requests.filter { $0.path == "/busy" || $0.path == "/closed-until-tomorrow" }.count == 2, "asked once each")
-        #expect(sink.byPath["/fine"]?.audited == true)
+        #expect(sink.byPath["/fine"]?.processed == true)
         #expect(summary.pagesWithErrorStatus == 2)
     }
 
@@ -367,11 +371,11 @@ struct SiteCrawlerTests {
 
         let (summary, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none; $0.maxBytesPerPage = 100_000 }
 
-        #expect(sink.byPath["/doc.pdf"]?.audited == false)
+        #expect(sink.byPath["/doc.pdf"]?.processed == false)
         #expect(sink.byPath["/doc.pdf"]?.skippedReason?.contains("not HTML") == true)
         #expect(sink.byPath["/huge"]?.error?.contains("larger than the limit") == true)
-        #expect(sink.byPath["/cafe"]?.record.title == "Café")
-        #expect(sink.byPath["/untyped"]?.audited == true)
+        #expect(sink.byPath["/cafe"]?.result?.title == "Café")
+        #expect(sink.byPath["/untyped"]?.processed == true)
         #expect(summary.pagesNotHTML == 1)
     }
 
@@ -402,11 +406,11 @@ struct SiteCrawlerTests {
         let refusing = try TestHTTPServer.refusingPort()
         defer { withExtendedLifetime(refusing) {} }
         let port = refusing.port
-        var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("http://127.0.0.1:\(port)/")], rules: RuleCatalog.defaultRules)
+        var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("http://127.0.0.1:\(port)/")])
         plan.fetchPolicy = FetchPolicy(retries: 0)
         let sink = CollectingSink()
 
-        let summary = try SiteCrawler(plan: plan, sink: sink).run()
+        let summary = try PageAuditor.crawler(crawl: plan, audit: AuditPlan(rules: RuleCatalog.defaultRules), sink: sink).run()
 
         #expect(summary.startUnreachable)
         #expect(sink.all.count == 1)
@@ -511,7 +515,7 @@ struct SiteCrawlerTests {
             $0.sitemaps = .none
         }
 
-        #expect(Set(sink.all.filter(\.audited).map(\.url)) == ["http://localhost:\(server.port)/", "http://localhost:\(server.port)/caf%C3%A9"])
+        #expect(Set(sink.all.filter(\.processed).map(\.url)) == ["http://localhost:\(server.port)/", "http://localhost:\(server.port)/caf%C3%A9"])
         #expect(summary.pagesAudited == 2)
         #expect(server.requests.filter { $0.path.lowercased() == "/caf%c3%a9" }.count == 1)
         #expect(server.requests.count == 2)

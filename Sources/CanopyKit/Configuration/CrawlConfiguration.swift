@@ -11,21 +11,7 @@ import Foundation
 /// Relative paths are already resolved against the configuration file's folder.
 /// Credential values are `Secret`s: printing or encoding the configuration shows "••••".
 public struct CrawlConfiguration: Sendable, Encodable {
-    public enum Sitemaps: Sendable, Equatable, Encodable {
-        /// robots.txt `Sitemap:` lines, and /sitemap.xml on each start origin.
-        case auto
-        case none
-        case listed([CrawlURL])
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .auto: try container.encode("auto")
-            case .none: try container.encode("none")
-            case .listed(let urls): try container.encode(urls)
-            }
-        }
-    }
+    public typealias Sitemaps = CrawlPlan.Sitemaps
 
     public struct Scope: Sendable, Encodable {
         /// Origins crawled besides the start URLs' own.

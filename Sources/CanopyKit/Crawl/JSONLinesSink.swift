@@ -11,6 +11,7 @@ import Foundation
 /// The axe `url` is the document audited (after redirects); `crawl.requestedURL` is the URL as
 /// the crawl planned it, the key of the page in the run store.
 public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
+    public typealias Result = PageAudit
     // @unchecked: the crawler calls `record` from one thread at a time (under its sink lock).
     private let handle: FileHandle
     public let path: String
@@ -54,7 +55,7 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
 
     deinit { try? handle.close() }
 
-    public func record(_ page: CrawledPage) {
+    public func record(_ page: AuditedPage) {
         var line = Self.line(for: page)
         line.append(0x0A)
         handle.write(Data(line))
@@ -63,9 +64,9 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
     /// One line, without its line feed. Written as bytes: the axe part is already JSON, and a
     /// page's line runs to tens of kilobytes, which String surgery or JSONEncoder would copy and
     /// walk again for every page of the crawl.
-    static func line(for page: CrawledPage) -> [UInt8] {
+    static func line(for page: AuditedPage) -> [UInt8] {
         var line: [UInt8] = []
-        if let axe = page.axeJSONLine, axe.last == UInt8(ascii: "}") {
+        if let axe = page.result?.axeJSONLine, axe.last == UInt8(ascii: "}") {
             // The `crawl` member goes in before the axe object's closing brace.
             line.reserveCapacity(axe.count + 512)
             line.append(contentsOf: axe.dropLast())
@@ -84,8 +85,7 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
 
     /// What the crawl knows about one URL, the `crawl` member of a line. Every key is written,
     /// null when unknown, so each line has the same shape; keys in sorted order.
-    static func appendCrawlRecord(_ page: CrawledPage, to json: inout [UInt8]) {
-        let record = page.record
+    static func appendCrawlRecord(_ page: AuditedPage, to json: inout [UInt8]) {
         func key(_ name: String, first: Bool = false) {
             json.append(contentsOf: (first ? "{\"" : ",\"").utf8)
             json.append(contentsOf: name.utf8)
@@ -97,15 +97,15 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
         func number(_ value: Int?) { json.append(contentsOf: (value.map(String.init) ?? "null").utf8) }
         func number(_ value: Double?) { json.append(contentsOf: (value.map { String($0) } ?? "null").utf8) }
         key("attempts", first: true); number(page.attempts)
-        key("auditMilliseconds"); number(record.auditMilliseconds)
-        key("audited"); json.append(contentsOf: (page.audited ? "true" : "false").utf8)
-        key("bytes"); number(record.bytes)
+        key("auditMilliseconds"); number(page.result.map { $0.seconds * 1000 })
+        key("audited"); json.append(contentsOf: (page.processed ? "true" : "false").utf8)
+        key("bytes"); number(page.bytes)
         key("canonical"); string(page.canonicalURL)
-        key("contentType"); string(record.contentType)
-        key("depth"); number(record.depth)
-        key("error"); string(record.error)
-        key("fetchMilliseconds"); number(record.fetchMilliseconds)
-        key("finalURL"); string(record.finalURL ?? (record.statusCode != nil ? record.url : nil))
+        key("contentType"); string(page.contentType)
+        key("depth"); number(page.depth)
+        key("error"); string(page.error)
+        key("fetchMilliseconds"); number(page.fetchMilliseconds)
+        key("finalURL"); string(page.finalURL ?? (page.statusCode != nil ? page.url : nil))
         key("redirects"); json.append(UInt8(ascii: "["))
         for (index, hop) in page.redirects.enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }
@@ -118,23 +118,10 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
             json.append(UInt8(ascii: "}"))
         }
         json.append(UInt8(ascii: "]"))
-        key("requestedURL"); string(record.url)
+        key("requestedURL"); string(page.url)
         key("skipped"); string(page.skippedReason)
-        key("status"); number(record.statusCode)
-        key("title"); string(record.title)
+        key("status"); number(page.statusCode)
+        key("title"); string(page.result?.title)
         json.append(UInt8(ascii: "}"))
-    }
-}
-
-/// Hands every page to several sinks in turn.
-public final class CombinedSink: CrawlSink, @unchecked Sendable {
-    private let sinks: [any CrawlSink]
-
-    public init(_ sinks: [any CrawlSink]) {
-        self.sinks = sinks
-    }
-
-    public func record(_ page: CrawledPage) {
-        for sink in sinks { sink.record(page) }
     }
 }

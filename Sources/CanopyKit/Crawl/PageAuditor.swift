@@ -5,87 +5,100 @@ import CanopyRules
 import CanopyStore
 import Foundation
 
-/// Parses one fetched page, audits it with the plan's rules, exclusions and owners, and keeps
-/// only what the crawl needs afterwards, so the Document can be freed at once.
-struct PageAuditor: Sendable {
-    struct AuditedPage: Sendable {
-        var title: String?
-        var canonicalURL: String?
-        var links: [CrawlURL] = []
-        var findings: [FindingRecord] = []
-        var passCounts: [String: Int] = [:]
-        var axeJSONLine: [UInt8]?
-        var components: [ComponentCandidate] = []
-        var seconds: Double = 0
+/// What Canopy keeps of a crawled page once it is parsed and audited: only what the run store,
+/// results.jsonl and the gate need afterwards, so the Document can be freed at once.
+public struct PageAudit: Sendable {
+    public var title: String?
+    public var findings: [FindingRecord] = []
+    public var passCounts: [String: Int] = [:]
+    /// The page's axe-shaped result (violations and incomplete in full), one line of JSON as UTF-8 bytes.
+    public var axeJSONLine: [UInt8] = []
+    public var components: [ComponentCandidate] = []
+    public var seconds: Double = 0
+
+    public init(
+        title: String? = nil, findings: [FindingRecord] = [], passCounts: [String: Int] = [:], axeJSONLine: [UInt8] = [],
+        components: [ComponentCandidate] = [], seconds: Double = 0
+    ) {
+        self.title = title
+        self.findings = findings
+        self.passCounts = passCounts
+        self.axeJSONLine = axeJSONLine
+        self.components = components
+        self.seconds = seconds
     }
 
-    let plan: CrawlPlan
+    public var violationCount: Int { findings.count { $0.outcome == .violation } }
+    public var incompleteCount: Int { findings.count { $0.outcome == .incomplete } }
+}
+
+/// A crawled page with Canopy's audit of it.
+public typealias AuditedPage = CrawledPage<PageAudit>
+
+/// Canopy's page processor: parses a fetched page, audits it with the plan's rules, exclusions
+/// and owners, fingerprints its findings and finds its links.
+public struct PageAuditor: Sendable {
+    let crawl: CrawlPlan
+    let audit: AuditPlan
     private let parser = HTMLParser()
     private let lineWriter: AxeJSONLineWriter
 
-    init(plan: CrawlPlan) {
-        self.plan = plan
-        self.lineWriter = AxeJSONLineWriter(rules: plan.auditor.rules.map(\.metadata))
+    init(crawl: CrawlPlan, audit: AuditPlan) {
+        self.crawl = crawl
+        self.audit = audit
+        self.lineWriter = AxeJSONLineWriter(rules: audit.auditor.rules.map(\.metadata))
     }
 
-    func audit(_ response: FetchResponse, url: String) -> AuditedPage {
+    /// A crawler that parses and audits every page it fetches.
+    public static func crawler(
+        crawl: CrawlPlan, audit: AuditPlan, sink: any CrawlSink<PageAudit>, progress: CrawlProgressReporter? = nil,
+        resuming finished: [FinishedPage] = []
+    ) -> SiteCrawler<PageAudit> {
+        let auditor = PageAuditor(crawl: crawl, audit: audit)
+        return SiteCrawler(plan: crawl, process: { auditor.process($0) }, sink: sink, progress: progress, resuming: finished)
+    }
+
+    func process(_ page: FetchedPage) -> ProcessedPage<PageAudit> {
         let clock = ContinuousClock()
         let start = clock.now
-        let document = parser.parse(bytes: response.body, contentType: response.contentType, url: url)
-        var page = audit(document, url: url)
+        let document = parser.parse(bytes: page.response.body, contentType: page.response.contentType, url: page.url)
+        var processed = process(document, url: page.url)
         let (seconds, attoseconds) = (clock.now - start).components
-        page.seconds = Double(seconds) + Double(attoseconds) / 1e18
-        return page
+        processed.result.seconds = Double(seconds) + Double(attoseconds) / 1e18
+        return processed
     }
 
-    func audit(_ document: Document, url: String) -> AuditedPage {
-        let scope = AuditScope(exclude: plan.exclusions(forURL: url))
-        let result = plan.auditor.audit(document, scope: scope, ruleExclusions: plan.ruleExclusions)
-        var page = AuditedPage(title: document.title)
+    func process(_ document: Document, url: String) -> ProcessedPage<PageAudit> {
+        let scope = AuditScope(exclude: audit.exclusions(forURL: url))
+        let result = audit.auditor.audit(document, scope: scope, ruleExclusions: audit.ruleExclusions)
+        var page = PageAudit(title: document.title)
         let fingerprinter = PageFingerprinter(document: document, componentRoots: ownerRoots(in: document))
-        for rule in result.rules {
-            for node in rule.nodes {
-                let outcome: FindingOutcome
-                let message: String
-                switch node.outcome {
-                case .pass:
-                    page.passCounts[rule.metadata.id, default: 0] += 1
-                    continue
-                case .violation(let text): (outcome, message) = (.violation, text)
-                case .incomplete(let text): (outcome, message) = (.incomplete, text)
-                }
-                page.findings.append(FindingRecord(
-                    ruleID: rule.metadata.id, impact: rule.metadata.impact, outcome: outcome,
-                    target: node.target, snippet: node.html, message: message,
-                    owner: owner(of: node.element), identity: fingerprinter.identity(of: node.element),
-                    sourceLine: FindingRecord.sourceLine(of: node.element)
-                ))
-            }
-        }
+        page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))
+        page.passCounts = PageRecord.passCounts(of: result)
         page.components = fingerprinter.components
-        if let base = try? plan.normalizer.normalize(url) {
-            let links = LinkExtractor(normalizer: plan.normalizer).extract(from: document, pageURL: base)
-            page.links = links.followableURLs(honouringNoFollow: !plan.followsNofollow)
-            page.canonicalURL = links.canonical?.string
+        var processed = ProcessedPage(result: page)
+        if let base = try? crawl.normalizer.normalize(url) {
+            let links = LinkExtractor(normalizer: crawl.normalizer).extract(from: document, pageURL: base)
+            processed.links = links.followableURLs(honouringNoFollow: !crawl.followsNofollow)
+            processed.canonicalURL = links.canonical?.string
         }
         // Passing rules are listed without nodes: describing a passing node costs a unique
         // selector, and the line is about what needs fixing.
-        var line: [UInt8] = []
         lineWriter.appendLine(
-            url: url, timestamp: AxeTimestamp.string(result.date), findings: page.findings, passingRules: Set(page.passCounts.keys), to: &line
+            url: url, timestamp: AxeTimestamp.string(result.date), findings: page.findings,
+            passingRules: Set(page.passCounts.keys), to: &processed.result.axeJSONLine
         )
-        page.axeJSONLine = line
-        return page
+        return processed
     }
 
     /// Vendor widgets are components of their own, whatever their markup.
     private func ownerRoots(in document: Document) -> [Element] {
-        guard !plan.owners.isEmpty else { return [] }
-        return plan.owners.flatMap { owner in owner.selectors.flatMap { document.querySelectorAll($0) } }
+        guard !audit.owners.isEmpty else { return [] }
+        return audit.owners.flatMap { owner in owner.selectors.flatMap { document.querySelectorAll($0) } }
     }
 
     /// The vendor whose selector matches the element or one of its ancestors.
     private func owner(of element: Element) -> String? {
-        plan.owners.first { owner in owner.selectors.contains { element.closest($0) != nil } }?.name
+        audit.owners.first { owner in owner.selectors.contains { element.closest($0) != nil } }?.name
     }
 }

@@ -1,3 +1,4 @@
+import CanopyCrawl
 import CanopyStore
 import Foundation
 
@@ -5,6 +6,7 @@ import Foundation
 /// writing cheap at thousands of pages a second, and a crash loses at most the last batch,
 /// never earlier runs (the run stays `running`, then `interrupted`, and trends ignore it).
 public final class StoreSink: CrawlSink, @unchecked Sendable {
+    public typealias Result = PageAudit
     // @unchecked: the crawler calls `record` from one thread at a time; `flush` is called
     // after the crawl by the same owner.
     private let store: RunStore
@@ -22,9 +24,9 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
         self.batchSize = max(1, batchSize)
     }
 
-    public func record(_ page: CrawledPage) {
+    public func record(_ page: AuditedPage) {
         pagesReceived += 1
-        pending.append(page.record)
+        pending.append(PageRecord(page))
         if pending.count >= batchSize { flush() }
     }
 
@@ -37,5 +39,18 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
             if writeError == nil { writeError = error }
         }
         pending.removeAll(keepingCapacity: true)
+    }
+}
+
+extension PageRecord {
+    /// What the run store keeps of a crawled page.
+    init(_ page: AuditedPage) {
+        self.init(
+            url: page.url, finalURL: page.finalURL, statusCode: page.statusCode, redirectChain: page.redirectChain,
+            contentType: page.contentType, bytes: page.bytes, depth: page.depth, title: page.result?.title,
+            fetchMilliseconds: page.fetchMilliseconds, auditMilliseconds: page.result.map { $0.seconds * 1000 },
+            error: page.error, findings: page.result?.findings ?? [], passCounts: page.result?.passCounts ?? [:],
+            components: page.result?.components ?? [], discoveredLinks: page.discoveredLinks
+        )
     }
 }

@@ -1,3 +1,4 @@
+import CanopyCrawl
 import CanopyReports
 import CanopyStore
 import Foundation

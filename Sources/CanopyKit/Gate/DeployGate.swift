@@ -75,11 +75,17 @@ public struct DeployGate: Sendable {
             return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
         }
         let plan = pages.plan
+        let audit: AuditPlan
+        do throws(ConfigurationError) {
+            audit = try AuditPlan(configuration: configuration)
+        } catch {
+            return Outcome(exitStatus: .usageError, messages: ["error: \(error.description)"])
+        }
 
         let sink = GateSink()
         let summary: CrawlSummary
         do throws(FetchError) {
-            summary = try SiteCrawler(plan: plan, sink: sink, progress: progress).run()
+            summary = try PageAuditor.crawler(crawl: plan, audit: audit, sink: sink, progress: progress).run()
         } catch {
             return Outcome(exitStatus: .couldNotAudit, messages: ["error: the gate could not run: \(error.description)"])
         }
@@ -88,7 +94,7 @@ public struct DeployGate: Sendable {
         let cuts = [pages.cut, limitReached].compactMap { $0 }
         let cut = cuts.isEmpty ? nil : cuts.joined(separator: "; ")
 
-        let rulesRun = Set(plan.auditor.rules.map(\.metadata.id))
+        let rulesRun = Set(audit.auditor.rules.map(\.metadata.id))
         let evaluator = GateEvaluator(
             policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare,
             rulesRun: rulesRun, sourceCoversSite: pages.source != .urls && cut == nil, requestedURLs: Set(plan.startURLs.map(\.string))
@@ -114,7 +120,7 @@ public struct DeployGate: Sendable {
         let (seconds, attoseconds) = (clock.now - started).components
         report.seconds = Double(seconds) + Double(attoseconds) / 1e18
 
-        let rules = Dictionary(plan.auditor.rules.map { ($0.metadata.id, $0.metadata) }, uniquingKeysWith: { first, _ in first })
+        let rules = Dictionary(audit.auditor.rules.map { ($0.metadata.id, $0.metadata) }, uniquingKeysWith: { first, _ in first })
         let outputs = GateOutputs(report: report, rules: rules)
         var messages = [outputs.text()]
         var finalStatus = status
@@ -258,14 +264,15 @@ public struct DeployGate: Sendable {
 /// Keeps the gate's pages; bodies are already gone, a record is a few KB.
 final class GateSink: CrawlSink, @unchecked Sendable {
     // @unchecked: `collected` is touched under `lock` only.
+    typealias Result = PageAudit
     private let lock = NSLock()
-    private var collected: [CrawledPage] = []
+    private var collected: [AuditedPage] = []
 
-    func record(_ page: CrawledPage) {
+    func record(_ page: AuditedPage) {
         var page = page
-        page.axeJSONLine = nil
+        page.result?.axeJSONLine = []
         lock.withLock { collected.append(page) }
     }
 
-    var pages: [CrawledPage] { lock.withLock { collected } }
+    var pages: [AuditedPage] { lock.withLock { collected } }
 }

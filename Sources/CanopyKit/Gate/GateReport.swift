@@ -183,27 +183,30 @@ struct GateEvaluator {
         var budgets: [GateReport.BudgetUse]
     }
 
-    func evaluate(_ crawled: [CrawledPage]) -> Evaluation {
+    func evaluate(_ crawled: [AuditedPage]) -> Evaluation {
         // A page that redirects to another listed page is audited under that one's URL.
-        let crawled = crawled.filter { $0.audited || $0.error != nil || $0.skippedReason?.hasSuffix("crawled under that URL") != true }
-            .sorted { $0.url < $1.url }
-        let audited = crawled.filter(\.audited)
+        let crawled = crawled.filter {
+            if case .redirectsToCrawledPage = $0.skip, $0.error == nil { return false }
+            return true
+        }.sorted { $0.url < $1.url }
+        let audited = crawled.filter(\.processed)
         let pageTypes = PageTypeClassifier().pageTypes(for: audited.map(\.url))
         let siteWide = siteWideComponents(audited)
 
         var pages: [GateReport.Page] = []
         var findings: [GateReport.Finding] = []
         for page in crawled {
-            var rules = Set(page.record.passCounts.filter { $0.value > 0 }.keys)
-            rules.formUnion(page.record.findings.map(\.ruleID))
-            let (error, skipped) = page.audited ? (nil, nil) : whyNotAudited(page)
+            let audit = page.result
+            var rules = Set((audit?.passCounts ?? [:]).filter { $0.value > 0 }.keys)
+            rules.formUnion((audit?.findings ?? []).map(\.ruleID))
+            let (error, skipped) = page.processed ? (nil, nil) : whyNotAudited(page)
             pages.append(GateReport.Page(
-                url: page.url, status: page.record.statusCode, error: error, audited: page.audited, skipped: skipped,
+                url: page.url, status: page.statusCode, error: error, audited: page.processed, skipped: skipped,
                 pageType: pageTypes[page.url],
-                components: Array(Set(page.record.components.map(\.key))).sorted(), rules: rules.sorted(),
-                seconds: page.record.auditMilliseconds.map { $0 / 1000 }
+                components: Array(Set((audit?.components ?? []).map(\.key))).sorted(), rules: rules.sorted(),
+                seconds: audit?.seconds
             ))
-            for finding in page.record.findings {
+            for finding in audit?.findings ?? [] {
                 let placement = finding.identity.component
                 findings.append(GateReport.Finding(
                     url: page.url, pageType: pageTypes[page.url] ?? "/", rule: finding.ruleID, impact: finding.impact.rawValue,
@@ -300,10 +303,10 @@ struct GateEvaluator {
 
     /// A failure (`error`) or a skip by design (`skipped`), in words that say where a
     /// redirect went.
-    private func whyNotAudited(_ page: CrawledPage) -> (error: String?, skipped: String?) {
+    private func whyNotAudited(_ page: AuditedPage) -> (error: String?, skipped: String?) {
         if let error = page.error { return (error, nil) }
         var reason = page.skippedReason ?? "not audited"
-        if page.redirectedOutOfScope == .offOrigin, let target = page.redirects.last?.to,
+        if case .redirectedOutOfScope(.offOrigin, let target) = page.skip,
            let from = try? CrawlURL(page.url), let to = try? CrawlURL(target), from.host != to.host {
             reason = "redirected to another host: \(target)"
         }
@@ -328,10 +331,10 @@ struct GateEvaluator {
         return (true, nil, finding.status == .new)
     }
 
-    private func siteWideComponents(_ audited: [CrawledPage]) -> Set<ComponentCandidate> {
+    private func siteWideComponents(_ audited: [AuditedPage]) -> Set<ComponentCandidate> {
         var counts: [ComponentCandidate: Int] = [:]
         for page in audited {
-            for component in Set(page.record.components) { counts[component, default: 0] += 1 }
+            for component in Set(page.result?.components ?? []) { counts[component, default: 0] += 1 }
         }
         // The store's rule (RunAnalysis): on the configured share of pages, and on 3 at least.
         let needed = max(3, Int((Double(audited.count) * componentShare).rounded(.up)))

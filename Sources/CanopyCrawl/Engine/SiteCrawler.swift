@@ -1,17 +1,29 @@
-import CanopyCrawl
-import CanopyHTML
-import CanopyRules
-import CanopyStore
 import Foundation
 
 /// Receives what a crawl produces, in the order pages finish. Called from one thread at a time.
-public protocol CrawlSink: AnyObject, Sendable {
-    func record(_ page: CrawledPage)
+public protocol CrawlSink<Result>: AnyObject, Sendable {
+    associatedtype Result: Sendable
+    func record(_ page: CrawledPage<Result>)
+}
+
+/// Hands every page to several sinks in turn.
+public final class CombinedSink<Result: Sendable>: CrawlSink, @unchecked Sendable {
+    // @unchecked: immutable; each sink is called from the crawl's one sink thread at a time.
+    private let sinks: [any CrawlSink<Result>]
+
+    public init(_ sinks: [any CrawlSink<Result>]) {
+        self.sinks = sinks
+    }
+
+    public func record(_ page: CrawledPage<Result>) {
+        for sink in sinks { sink.record(page) }
+    }
 }
 
 /// What a whole crawl did.
 public struct CrawlSummary: Sendable, Codable, Equatable {
     public var startURLs: [String] = []
+    /// Pages handed to the page processor (parsed and audited, for Canopy).
     public var pagesAudited = 0
     public var pagesFailed = 0
     /// Fetched but not HTML (PDFs, images, ...): recorded, not audited.
@@ -27,25 +39,26 @@ public struct CrawlSummary: Sendable, Codable, Equatable {
     public var urlsFromSitemaps = 0
     public var bytes = 0
     public var seconds: Double = 0
-    public var violations = 0
-    public var incomplete = 0
     /// Nothing could be audited because no start URL answered.
     public var startUnreachable = false
     /// Pages a resumed run had already recorded: counted above, not fetched again.
     public var resumedPages = 0
-    /// How many of those were audited.
+    /// How many of those were processed.
     public var resumedAudited = 0
+
+    public init() {}
 
     /// Pages audited per second by this crawl (a resumed run's earlier pages took no time here).
     public var pagesPerSecond: Double { seconds > 0 ? Double(pagesAudited - resumedAudited) / seconds : 0 }
 }
 
 /// Crawls a site: robots.txt and sitemaps first, then breadth-first from the start URLs within
-/// scope, fetching on one libcurl event loop and parsing and auditing on every core, with
-/// each page handed to the sink as soon as it is done. Memory stays bounded: a page's
-/// Document lives only while its worker audits it, and at most a few dozen fetched bodies
-/// wait for a worker.
-public final class SiteCrawler: @unchecked Sendable {
+/// scope, fetching on one libcurl event loop and processing pages on every core, with each page
+/// handed to the sink as soon as it is done. What processing a page means (for Canopy: parse,
+/// audit, fingerprint) is the `process` closure's business; the crawler only needs the links it
+/// gives back. Memory stays bounded: a page's body lives only while its worker processes it, and
+/// at most a few dozen fetched bodies wait for a worker.
+public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
     // @unchecked: the mutable crawl state below is only touched under `lock`; the plan is
     // immutable; the sink is called under `sinkLock`.
     private enum JobKind: Sendable {
@@ -62,7 +75,7 @@ public final class SiteCrawler: @unchecked Sendable {
         var requested: CrawlURL
         /// The redirects so far, the one to `target` included.
         var chain: [Redirect]
-        var page: CrawledPage
+        var page: CrawledPage<Result>
     }
 
     /// Waits for its origin's robots.txt: a URL to admit, or a redirect hop to send on.
@@ -72,9 +85,9 @@ public final class SiteCrawler: @unchecked Sendable {
     }
 
     private let plan: CrawlPlan
-    private let sink: any CrawlSink
+    private let process: @Sendable (FetchedPage) -> ProcessedPage<Result>
+    private let sink: any CrawlSink<Result>
     private let progress: CrawlProgressReporter?
-    private let pageAuditor: PageAuditor
     private let clock = ContinuousClock()
 
     private let lock = NSLock()
@@ -82,7 +95,7 @@ public final class SiteCrawler: @unchecked Sendable {
     /// that grows with the site, a few tens of bytes a URL.
     private var met = URLFlagTable()
     /// Pages an interrupted run recorded, when this crawl resumes it.
-    private let finished: [RecordedPage]
+    private let finished: [FinishedPage]
     /// Pages admitted and not yet handed to the fetch loop, by origin, mostly on disk: a
     /// breadth-first crawl has most of a large site waiting at once.
     private var frontier: [Origin: FrontierQueue] = [:]
@@ -111,26 +124,17 @@ public final class SiteCrawler: @unchecked Sendable {
     private var workers: WorkerPool<FetchCompletion>?
     private let sinkLock = NSLock()
 
-    /// What the crawl did with a URL it met (flags in `met`).
-    private enum Met {
-        /// Offered to `admit`, whatever became of it: a page stores the links it was first to offer
-        /// (`PageRecord.discoveredLinks`), from which a resumed run rebuilds its frontier.
-        static let offered: UInt8 = 1
-        /// Taken in to be fetched (a page, a sitemap, a redirect target).
-        static let taken: UInt8 = 2
-        /// Turned away (scope, robots, limit), so each is counted once however often linked.
-        static let turnedAway: UInt8 = 4
-    }
-
-    /// - Parameter finished: the pages an interrupted run already recorded, to resume it: they are
-    ///   not fetched again, and their stored links stand in for the links they would give.
-    public init(plan: CrawlPlan, sink: any CrawlSink, progress: CrawlProgressReporter? = nil, resuming finished: [RecordedPage] = []) {
+    /// - Parameter process: called on a worker thread for every HTML page fetched with a 2xx status.
+    public init(
+        plan: CrawlPlan, process: @escaping @Sendable (FetchedPage) -> ProcessedPage<Result>, sink: any CrawlSink<Result>,
+        progress: CrawlProgressReporter? = nil, resuming finished: [FinishedPage] = []
+    ) {
         self.plan = plan
+        self.process = process
         self.scope = plan.scope
         self.finished = finished
         self.sink = sink
         self.progress = progress
-        self.pageAuditor = PageAuditor(plan: plan)
         self.pageWindow = max(16, plan.fetchPolicy.maxPerHost * 4)
     }
 
@@ -140,7 +144,7 @@ public final class SiteCrawler: @unchecked Sendable {
             self.workers?.submit(completion)
         }
         let workers = WorkerPool<FetchCompletion>(
-            workers: plan.auditThreads, capacity: plan.auditThreads * 4, name: "canopy-audit"
+            workers: plan.workerThreads, capacity: plan.workerThreads * 4, name: "canopy-audit"
         ) { [unowned self] completion in
             self.handle(completion)
         }
@@ -198,7 +202,6 @@ public final class SiteCrawler: @unchecked Sendable {
     /// when this is the first time the URL was offered.
     @discardableResult
     private func admit(_ url: CrawlURL, depth: Int) -> Bool {
-        enum Admission { case rejected, accepted, waitsForRobots(Origin) }
         let origin = url.origin
         var firstOffer = false
         let admission: Admission = lock.withLock {
@@ -284,8 +287,8 @@ public final class SiteCrawler: @unchecked Sendable {
         for entry in entries {
             // A normalized URL normalizes to itself; the frontier keeps only its text.
             guard let url = try? plan.normalizer.normalize(entry.url) else {
-                var page = CrawledPage(url: entry.url, depth: entry.depth, attempts: 0)
-                page.record.error = "internal error: the queued URL could not be read back"
+                var page = CrawledPage<Result>(url: entry.url, depth: entry.depth, attempts: 0)
+                page.error = "internal error: the queued URL could not be read back"
                 releasePage(of: origin)
                 lock.withLock { progressState.queued -= 1 }
                 finishPage(page)
@@ -399,36 +402,37 @@ public final class SiteCrawler: @unchecked Sendable {
         }
         // The first request of a page came from the frontier; redirect hops did not.
         if chain.isEmpty { releasePage(of: requested.origin) }
-        var page = CrawledPage(url: requested.string, depth: depth, attempts: completion.attempts)
-        page.setRedirects(chain)
+        var page = CrawledPage<Result>(url: requested.string, depth: depth, attempts: completion.attempts)
+        page.redirects = chain
         switch completion.result {
         case .failure(let error):
-            page.record.error = error.description
+            page.error = error.description
         case .success(let response):
-            page.record.statusCode = response.status
-            page.record.contentType = response.contentType
-            page.record.bytes = response.body.count
-            page.record.fetchMilliseconds = response.elapsed * 1000
+            page.statusCode = response.status
+            page.contentType = response.contentType
+            page.bytes = response.body.count
+            page.fetchMilliseconds = response.elapsed * 1000
             if (300..<400).contains(response.status), let location = response.header("Location") {
                 guard let hop = redirectHop(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else { break }
                 advance(hop)  // the target carries the chain on, or records why it ends
                 return
             }
             if !(200..<300).contains(response.status) {
-                page.record.error = "HTTP \(response.status)"
+                page.error = "HTTP \(response.status)"
                 if let wait = completion.refusedRetryAfter {
-                    page.record.error! += String(
+                    page.error! += String(
                         format: ": Retry-After asks for %.0f s, more than the %.0f s the crawl waits at most; not retried",
                         wait, plan.fetchPolicy.maxBackoff
                     )
                 }
             } else if !ContentTypes.isHTML(response.contentType, body: response.body) {
-                page.skippedReason = "not HTML (\(response.contentType ?? "no Content-Type"))"
+                page.skip = .notHTML(contentType: response.contentType)
             } else {
-                let audited = pageAuditor.audit(response, url: url)
-                page.merge(audited)
+                let processed = process(FetchedPage(url: url, response: response, depth: depth))
+                page.result = processed.result
+                page.canonicalURL = processed.canonicalURL
                 if depth < plan.maxDepth {
-                    page.record.discoveredLinks = audited.links.filter { admit($0, depth: depth + 1) }.map(\.string)
+                    page.discoveredLinks = processed.links.filter { admit($0, depth: depth + 1) }.map(\.string)
                 }
             }
         }
@@ -439,26 +443,26 @@ public final class SiteCrawler: @unchecked Sendable {
     /// robots and scheme checks and gets only the credentials meant for its host. Nil when the
     /// redirect ends here (bad target, a loop, too many hops), with the reason in `page`.
     private func redirectHop(
-        from url: String, status: Int, location: String, depth: Int, requested: CrawlURL, chain: [Redirect], page: inout CrawledPage
+        from url: String, status: Int, location: String, depth: Int, requested: CrawlURL, chain: [Redirect], page: inout CrawledPage<Result>
     ) -> Hop? {
         let base = (try? plan.normalizer.normalize(url)) ?? requested
         let target: CrawlURL
         do throws(URLRejection) {
             target = try plan.normalizer.resolve(location, against: base)
         } catch {
-            page.record.error = "redirect to \(location) refused: \(error.description)"
+            page.error = "redirect to \(location) refused: \(error.description)"
             return nil
         }
         let hop = Redirect(from: url, status: status, to: target.string)
-        page.setRedirects(chain + [hop])
+        page.redirects = chain + [hop]
         // A chain that comes back to a URL it passed never reaches a page: nothing was audited.
         let visited = [requested.string] + chain.map(\.to)
         guard !visited.contains(target.string) else {
-            page.record.error = "redirect loop: " + (visited + [target.string]).joined(separator: " → ")
+            page.error = "redirect loop: " + (visited + [target.string]).joined(separator: " → ")
             return nil
         }
         guard chain.count < plan.maxRedirects else {
-            page.record.error = "more than \(plan.maxRedirects) redirects"
+            page.error = "more than \(plan.maxRedirects) redirects"
             return nil
         }
         return Hop(target: target, depth: depth, requested: requested, chain: chain + [hop], page: page)
@@ -468,20 +472,18 @@ public final class SiteCrawler: @unchecked Sendable {
     /// origin's robots.txt (parking the hop until that robots.txt is in, as `admit` does);
     /// otherwise the page is recorded with the reason.
     private func advance(_ hop: Hop) {
-        enum Next { case fetch, waitForRobots(fetchIt: Bool), end(CrawledPage) }
         let target = hop.target
-        let next: Next = lock.withLock {
+        let next: HopStep<Result> = lock.withLock {
             var page = hop.page
             if hop.chain.count == 1, plan.startURLs.contains(hop.requested) { widenScope(from: hop.requested, to: target) }
             let decision = scope.decision(for: target)
             guard decision == .inScope else {
-                page.redirectedOutOfScope = decision
-                page.skippedReason = "redirected out of scope (\(decision.description)) to \(target.string)"
+                page.skip = .redirectedOutOfScope(decision, to: target.string)
                 return .end(page)
             }
             guard met.flags(target.string) & Met.taken == 0 else {
                 summary.duplicatesByRedirect += 1
-                page.skippedReason = "redirects to \(target.string), crawled under that URL"
+                page.skip = .redirectsToCrawledPage(target.string)
                 return .end(page)
             }
             if plan.honoursRobots {
@@ -492,7 +494,7 @@ public final class SiteCrawler: @unchecked Sendable {
                 }
                 guard rules.isAllowed(target) else {
                     summary.skippedByRobots += 1
-                    page.skippedReason = "redirects to \(target.string), which robots.txt disallows"
+                    page.skip = .redirectDisallowedByRobots(target.string)
                     return .end(page)
                 }
             }
@@ -526,21 +528,19 @@ public final class SiteCrawler: @unchecked Sendable {
         return try? plan.normalizer.resolve(location, against: base)
     }
 
-    private func finishPage(_ page: CrawledPage) {
+    private func finishPage(_ page: CrawledPage<Result>) {
         let snapshot: CrawlProgress = lock.withLock {
             if page.error != nil {
-                if page.record.statusCode.map({ $0 >= 400 }) == true { summary.pagesWithErrorStatus += 1 } else { summary.pagesFailed += 1 }
+                if page.statusCode.map({ $0 >= 400 }) == true { summary.pagesWithErrorStatus += 1 } else { summary.pagesFailed += 1 }
                 progressState.failed += 1
-            } else if page.audited {
+            } else if page.processed {
                 summary.pagesAudited += 1
-                summary.violations += page.violationCount
-                summary.incomplete += page.incompleteCount
-            } else if page.skippedReason?.hasPrefix("not HTML") == true {
+            } else if case .notHTML = page.skip {
                 summary.pagesNotHTML += 1
             }
-            summary.bytes += page.record.bytes ?? 0
+            summary.bytes += page.bytes ?? 0
             progressState.pagesDone += 1
-            progressState.bytes += page.record.bytes ?? 0
+            progressState.bytes += page.bytes ?? 0
             return currentProgress()
         }
         sinkLock.withLock { sink.record(page) }
@@ -581,11 +581,9 @@ public final class SiteCrawler: @unchecked Sendable {
                 if page.error != nil {
                     if page.statusCode.map({ $0 >= 400 }) == true { summary.pagesWithErrorStatus += 1 } else { summary.pagesFailed += 1 }
                     progressState.failed += 1
-                } else if page.audited {
+                } else if page.processed {
                     summary.pagesAudited += 1
                     summary.resumedAudited += 1
-                    summary.violations += page.violations
-                    summary.incomplete += page.incomplete
                 } else if page.statusCode.map({ (200..<300).contains($0) }) == true {
                     summary.pagesNotHTML += 1
                 } else if let target = try? plan.normalizer.normalize(page.finalURL), scope.decision(for: target) == .inScope {
@@ -624,3 +622,23 @@ public final class SiteCrawler: @unchecked Sendable {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
+
+/// What the crawl did with a URL it met (flags in `met`).
+private enum Met {
+    /// Offered to `admit`, whatever became of it: a page keeps the links it was first to offer
+    /// (`CrawledPage.discoveredLinks`), from which a resumed run rebuilds its frontier.
+    static let offered: UInt8 = 1
+    /// Taken in to be fetched (a page, a sitemap, a redirect target).
+    static let taken: UInt8 = 2
+    /// Turned away (scope, robots, limit), so each is counted once however often linked.
+    static let turnedAway: UInt8 = 4
+}
+
+/// - Parameter finished: the pages an interrupted run already recorded, to resume it: they are
+///   not fetched again, and their stored links stand in for the links they would give.
+
+/// What `admit` decided about a URL.
+private enum Admission { case rejected, accepted, waitsForRobots(Origin) }
+
+/// What `advance` does with a redirect hop.
+private enum HopStep<Result: Sendable> { case fetch, waitForRobots(fetchIt: Bool), end(CrawledPage<Result>) }

@@ -1,0 +1,65 @@
+import CanopyCrawl
+import CanopyHTML
+import CanopyRules
+import Foundation
+
+/// What is done with each page a crawl or a gate fetches: the rules that audit it, the parts of
+/// the page left out, and which vendors own which widgets. The crawl itself is a `CrawlPlan`.
+public struct AuditPlan: Sendable {
+    public typealias Owner = CrawlConfiguration.Owner
+    public typealias URLExclusion = CrawlConfiguration.URLExclusion
+
+    public var auditor: Auditor
+    public var exclude: [SelectorList] = []
+    public var excludeByURL: [URLExclusion] = []
+    public var ruleExclusions: [String: [SelectorList]] = [:]
+    public var owners: [Owner] = []
+
+    public init(rules: [any Rule]) {
+        self.auditor = Auditor(rules: rules)
+    }
+
+    /// The plan a configuration (canopy.yml with command-line overrides) describes.
+    public init(configuration: CrawlConfiguration) throws(ConfigurationError) {
+        self.init(rules: try configuration.selectedRules())
+        exclude = configuration.exclude
+        excludeByURL = configuration.excludeByURL
+        ruleExclusions = configuration.excludeByRule
+        owners = configuration.owners
+    }
+
+    func exclusions(forURL url: String) -> [SelectorList] {
+        exclude + excludeByURL.filter { $0.url.matches(urlString: url) }.flatMap(\.selectors)
+    }
+}
+
+extension CrawlPlan {
+    /// The crawl a configuration (canopy.yml with command-line overrides) describes.
+    public init(configuration: CrawlConfiguration) throws(ConfigurationError) {
+        try configuration.requireStartURLs()
+        let normalizer = configuration.normalizer
+        self.init(startURLs: configuration.startURLs.map { normalizer.normalize($0) })
+        self.normalizer = normalizer
+        scope = configuration.crawlScope
+        sitemaps = configuration.sitemaps
+        maxPages = configuration.limits.maxPages
+        maxDepth = configuration.limits.maxDepth
+        maxRedirects = configuration.limits.maxRedirects
+        maxBytesPerPage = configuration.limits.maxBytes
+        timeout = configuration.limits.timeout
+        connectTimeout = configuration.limits.connectTimeout
+        userAgent = configuration.politeness.userAgent
+        let politeness = configuration.politeness
+        fetchPolicy = FetchPolicy(
+            maxInFlight: politeness.concurrency,
+            maxPerHost: politeness.perHost,
+            minimumInterval: politeness.requestsPerSecond > 0 ? 1 / politeness.requestsPerSecond : 0,
+            retries: configuration.limits.retries
+        )
+        honoursRobots = politeness.robots
+        honoursCrawlDelay = politeness.crawlDelay
+        followsNofollow = configuration.scope.followNofollow
+        credentialHeaders = configuration.revealedCredentialHeaders()
+        credentialHosts = configuration.credentialHosts
+    }
+}
