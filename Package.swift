@@ -48,15 +48,17 @@ let package = Package(
         ),
         // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
         .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML"]),
-        // Run history: SQLite store, finding fingerprints, page types, components, trends.
-        .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyHTML", "CanopyAccessibility", "CanopyRules"]),
-        // axe-shaped JSON and human-readable text output.
-        .target(name: "CanopyReports", dependencies: ["CanopyRules", "CanopyStore"]),
+        // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.
+        .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyRules"]),
+        // Analysis of history: fingerprints, page types, components, issue keys, trends, gate decisions.
+        .target(name: "CanopyHistory", dependencies: ["CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"]),
+        // Every output format: axe JSON, results.jsonl, trend JSON, HTML, CSV, text, JUnit, SARIF, Markdown.
+        .target(name: "CanopyReports", dependencies: ["CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory"]),
         // Use cases that tie the layers together (what `canopy check` does).
         .target(
             name: "CanopyKit",
             dependencies: [
-                "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyReports",
+                "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Resources/sample.html")]
@@ -64,8 +66,7 @@ let package = Package(
         .executableTarget(
             name: "canopy",
             dependencies: [
-                "CanopyKit",
-                "CanopyReports",
+                "CanopyKit", "CanopyReports", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,11 +80,11 @@ let package = Package(
         ),
         // Made-up weekly runs of a large site, recorded straight into a store: for the report
         // benchmark and tests, never shipped in a library product.
-        .target(name: "CanopySyntheticHistory", dependencies: ["CanopyStore", "CanopyRules"]),
+        .target(name: "CanopySyntheticHistory", dependencies: ["CanopyStore", "CanopyHistory", "CanopyRules"]),
         // `canopy gate` end to end over 50 pages served on loopback by the program itself.
         .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit", "CanopySyntheticHistory"]),
         // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
-        .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopySyntheticHistory"]),
+        .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopyHistory", "CanopySyntheticHistory"]),
         // Fuzz targets' per-input work (docs/fuzzing.md), shared by the fuzzer and FuzzCorpusTests.
         .target(name: "CanopyFuzzing", dependencies: ["CanopyHTML", "CanopyRules"]),
         // The libFuzzer driver (built with -DFUZZING); a plain build is a corpus replayer.
@@ -100,11 +101,20 @@ let package = Package(
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
         .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport"]),
-        .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHTML", "CanopyRules", "CanopySyntheticHistory"]),
+        // Recorded runs for store and history tests: a temporary folder, made-up findings, fixture pages.
+        .target(
+            name: "CanopyHistoryTestSupport", dependencies: ["CanopyStore", "CanopyHistory", "CanopyHTML", "CanopyRules"],
+            path: "Tests/HistorySupport"
+        ),
+        .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHistory", "CanopyRules", "CanopyHistoryTestSupport"]),
+        .testTarget(
+            name: "CanopyHistoryTests",
+            dependencies: ["CanopyHistory", "CanopyStore", "CanopyHTML", "CanopyRules", "CanopyReports", "CanopySyntheticHistory", "CanopyHistoryTestSupport"]
+        ),
         .testTarget(
             name: "CanopyKitTests",
             dependencies: [
-                "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyTestSupport", "CanopyXMLSchema",
+                "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports", "CanopyTestSupport", "CanopyXMLSchema",
                 "CanopySyntheticHistory", "CZlib",
             ],
             // The JUnit XSD and SARIF JSON schema the gate's outputs are validated against.

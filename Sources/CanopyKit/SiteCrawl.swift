@@ -1,6 +1,7 @@
 import CanopyCrawl
 import CanopyReports
 import CanopyRules
+import CanopyHistory
 import CanopyStore
 import Foundation
 
@@ -104,7 +105,7 @@ public struct SiteCrawl: Sendable {
         let store: RunStore, run: RunID, storeSink: StoreSink, lines: JSONLinesSink
         var finished: [RecordedPage] = []
         do {
-            store = try RunStore(path: configuration.output.storePath, analysis: StoreAnalysisOptions(componentPageShare: configuration.components.minShare))
+            store = try RunStore(path: configuration.output.storePath, analysis: AnalysisOptions(componentPageShare: configuration.components.minShare))
             _ = try store.interruptAbandonedRuns(at: now())
             if let request = options.resume {
                 switch ResumeSelection.choose(request, among: try store.runs(), for: start, store: configuration.output.storePath) {

@@ -1,4 +1,5 @@
 import CanopyRules
+import CanopyHistory
 import CanopyStore
 import Foundation
 

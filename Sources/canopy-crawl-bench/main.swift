@@ -14,6 +14,7 @@
 // fetch-only and parse passes over ../shared/corpus/reachable-javadoc-java.base.txt.
 import CanopyCrawl
 import CanopyHTML
+import CanopyHistory
 import CanopyKit
 import CanopyRules
 import Foundation

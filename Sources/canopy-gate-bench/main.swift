@@ -7,6 +7,7 @@
 // A first, untimed run writes the baseline the timed rounds compare with, as a team's first gate
 // does. A round counts only if it audited every page and passed; otherwise the benchmark says
 // what went wrong and reports no time.
+import CanopyHistory
 import CanopyKit
 import Foundation
 

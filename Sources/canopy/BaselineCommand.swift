@@ -1,4 +1,5 @@
 import ArgumentParser
+import CanopyHistory
 import CanopyKit
 import Foundation
 

@@ -1,3 +1,4 @@
+import CanopyHistory
 import CanopyStore
 import CanopyTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import CanopyCrawl
+import CanopyHistory
 import CanopyKit
 import CanopyRules
 import CanopyTestSupport

@@ -1,3 +1,4 @@
+import CanopyHistory
 import CanopyCrawl
 import CanopyHTML
 @testable import CanopyKit
@@ -47,7 +48,7 @@ struct CrawlResultLineTests {
         page.fetchMilliseconds = 12.5
         page.redirects = [Redirect(from: "https://shop.example/a?q=\"x\"", status: 301, to: "https://shop.example/b")]
         page.skip = .notHTML(contentType: tricky)
-        let line = JSONLinesSink.line(for: page)
+        let line = CrawlResultLine.line(for: page)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
         #expect(object["url"] as? String == page.url)
         let crawl = try #require(object["crawl"] as? [String: Any])
@@ -67,7 +68,7 @@ struct CrawlResultLineTests {
         // An audited page's line is its axe object with the record added as one more member.
         page.skip = nil
         page.result = PageAudit(title: tricky, axeJSONLine: Array(#"{"url":"https://shop.example/b","violations":[]}"#.utf8))
-        let audited = try #require(try JSONSerialization.jsonObject(with: Data(JSONLinesSink.line(for: page))) as? [String: Any])
+        let audited = try #require(try JSONSerialization.jsonObject(with: Data(CrawlResultLine.line(for: page))) as? [String: Any])
         #expect(audited["url"] as? String == "https://shop.example/b")
         let auditedCrawl = try #require(audited["crawl"] as? [String: Any])
         #expect(auditedCrawl["requestedURL"] as? String == page.url)

@@ -1,5 +1,6 @@
 import CanopyCrawl
 import CanopyHTML
+import CanopyHistory
 import CanopyKit
 import CanopyRules
 import CanopyTestSupport

@@ -1,3 +1,4 @@
+import CanopyHistory
 import CanopyTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import CanopyHistory
+import CanopyReports
 import CanopyTestSupport
 import Foundation
 import Testing

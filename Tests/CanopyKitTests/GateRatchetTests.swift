@@ -1,4 +1,5 @@
 import CanopyCrawl
+import CanopyHistory
 import CanopyStore
 import CanopyTestSupport
 import Foundation

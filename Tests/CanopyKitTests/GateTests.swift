@@ -1,5 +1,6 @@
 import CanopyCrawl
 import CanopyRules
+import CanopyHistory
 import CanopyStore
 import CanopyTestSupport
 import Foundation

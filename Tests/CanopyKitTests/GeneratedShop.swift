@@ -1,3 +1,4 @@
+import CanopyHistory
 import CanopySyntheticHistory
 import CanopyTestSupport
 import Foundation

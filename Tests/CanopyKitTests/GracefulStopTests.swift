@@ -1,3 +1,4 @@
+import CanopyHistory
 import CanopyKit
 import CanopyStore
 import CanopyTestSupport

@@ -1,4 +1,5 @@
 import CanopyHTML
+import CanopyHistory
 import CanopyKit
 @testable import CanopyReports
 import CanopyRules

@@ -1,8 +1,10 @@
+import CanopyHistory
 import CanopyRules
 import Foundation
 import Synchronization
 import Testing
 @testable import CanopyStore
+import CanopyHistoryTestSupport
 
 struct RunStoreTests {
     @Test func aRunIsRecordedAndReadBack() throws {
@@ -175,7 +177,7 @@ struct RunStoreTests {
         let path = folder.path("old.sqlite")
         do {
             let database = try SQLiteDatabase(path: path)
-            try Schema.migrate(database, options: StoreAnalysisOptions(), to: 1)
+            try Schema.migrate(database, analyzer: RunAnalysis(), to: 1)
         }
         #expect(throws: StoreError.needsMigration(found: 1, required: RunStore.schemaVersion)) { try RunStore(path: path, readOnly: true) }
     }
@@ -196,7 +198,7 @@ struct RunStoreTests {
         // What Canopy with schema version 1 wrote: a complete run, with no page types or issue keys.
         do {
             let database = try SQLiteDatabase(path: path)
-            try Schema.migrate(database, options: StoreAnalysisOptions(), to: 1)
+            try Schema.migrate(database, analyzer: RunAnalysis(), to: 1)
             try database.run(
                 """
                 INSERT INTO runs (id, started_at, ended_at, status, config_hash, rule_set_name, rule_ids, rule_set_hash, canopy_version, start_urls, pages_crawled)

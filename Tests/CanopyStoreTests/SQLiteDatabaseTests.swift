@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CanopyStore
+import CanopyHistoryTestSupport
 
 struct SQLiteDatabaseTests {
     @Test func boundValuesRoundTripWithoutBeingReadAsSQL() throws {

@@ -1,5 +1,6 @@
 import CanopyCrawl
 import CanopyReports
+import CanopyHistory
 import CanopyStore
 import Foundation
 

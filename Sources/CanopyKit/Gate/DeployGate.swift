@@ -1,5 +1,7 @@
 import CanopyCrawl
+import CanopyReports
 import CanopyRules
+import CanopyHistory
 import CanopyStore
 import Foundation
 

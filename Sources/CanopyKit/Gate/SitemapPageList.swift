@@ -1,3 +1,4 @@
+import CanopyHistory
 import CanopyCrawl
 import Foundation
 

@@ -1,4 +1,5 @@
 import CanopyReports
+import CanopyHistory
 import CanopyStore
 import Foundation
 

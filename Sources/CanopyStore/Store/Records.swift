@@ -248,3 +248,44 @@ public struct StoredFinding: Sendable, Equatable {
     /// The issue this finding is an instance of; nil until the run finishes.
     public let issueKey: String?
 }
+
+/// The identity of a failing element, computed when its page is audited (CanopyHistory's
+/// `PageFingerprinter`, docs/fingerprints.md) and stored with the finding.
+public struct FindingIdentity: Sendable, Hashable {
+    /// The element on its page, as 16 hex digits.
+    public let elementSignature: String
+    /// The outermost component candidate holding the element (or being it), if any.
+    public let component: ComponentPlacement?
+
+    public init(elementSignature: String, component: ComponentPlacement?) {
+        self.elementSignature = elementSignature
+        self.component = component
+    }
+}
+
+/// A subtree that might repeat across the site's pages: its name and the hash of its shape.
+public struct ComponentCandidate: Sendable, Hashable {
+    /// A readable name that stays the same while the component changes: `footer`,
+    /// `nav[aria-label="main"]`, `div#chat-widget`; `(2)` marks a second one of the same name.
+    public let key: String
+    /// Hash of the subtree's shape (tags, roles, input types; no text, classes or URLs, runs of
+    /// same-shaped siblings counted once), equal on every page where the component is the same.
+    public let structureHash: String
+
+    public init(key: String, structureHash: String) {
+        self.key = key
+        self.structureHash = structureHash
+    }
+}
+
+/// Where a failing element sits in a component candidate.
+public struct ComponentPlacement: Sendable, Hashable {
+    public let candidate: ComponentCandidate
+    /// The element's signature computed inside the component subtree only.
+    public let elementSignature: String
+
+    public init(candidate: ComponentCandidate, elementSignature: String) {
+        self.candidate = candidate
+        self.elementSignature = elementSignature
+    }
+}

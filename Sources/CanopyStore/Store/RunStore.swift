@@ -20,16 +20,19 @@ import Darwin
 /// crawl writes.
 public final class RunStore: @unchecked Sendable {
     public let path: String
-    public let analysisOptions: StoreAnalysisOptions
+    private let analyzer: (any RunAnalyzer)?
     // Guards `database`, which SQLite requires be used by one thread at a time.
     private let lock = NSLock()
     private let database: SQLiteDatabase
 
     /// Opens the store at `path`, creating it and its folder if needed, and migrates it to the current schema.
-    /// - Parameter readOnly: for reports: no migration, no writes (fails if the file needs migrating).
-    public init(path: String, readOnly: Bool = false, analysis: StoreAnalysisOptions = StoreAnalysisOptions()) throws {
+    /// - Parameters:
+    ///   - readOnly: for reports: no migration, no writes (fails if the file needs migrating).
+    ///   - analyzer: what `finish` and migrations of older files derive from a run's findings
+    ///     (CanopyHistory's `RunAnalysis`); nil for a store that only reads or records pages.
+    public init(path: String, readOnly: Bool = false, analyzer: (any RunAnalyzer)?) throws {
         self.path = path
-        self.analysisOptions = analysis
+        self.analyzer = analyzer
         if !readOnly {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,7 +46,7 @@ public final class RunStore: @unchecked Sendable {
                     : StoreError.needsMigration(found: found, required: Schema.currentVersion)
             }
         } else {
-            try Schema.migrate(database, options: analysis)
+            try Schema.migrate(database, analyzer: analyzer)
         }
     }
 
@@ -53,7 +56,10 @@ public final class RunStore: @unchecked Sendable {
     /// The schema version of the open file.
     public func schemaVersion() throws -> Int { try withDatabase { try Schema.version(of: $0) } }
 
-    func withDatabase<Value>(_ body: (SQLiteDatabase) throws -> Value) throws -> Value {
+    /// Runs `body` with the store's connection, serialized with every other call: for the
+    /// history layer's queries, which read the store with its own SQL (bound parameters only:
+    /// `SQL` is made from literals).
+    public func withDatabase<Value>(_ body: (SQLiteDatabase) throws -> Value) throws -> Value {
         try lock.withLock { try body(database) }
     }
 
@@ -151,7 +157,8 @@ public final class RunStore: @unchecked Sendable {
         try withDatabase { database in
             try database.transaction {
                 try Self.requireRunning(run, in: database)
-                try RunAnalysis(database: database, options: analysisOptions).analyze(run)
+                guard let analyzer else { throw StoreError.analysisUnavailable }
+                try analyzer.analyze(run, in: database, comparingInstances: true)
                 // A complete run is never resumed, so the links kept for that are dropped.
                 try database.run(
                     "DELETE FROM page_links WHERE page_id IN (SELECT id FROM pages WHERE run_id = ?)", [.integer(run.rawValue)]
@@ -292,7 +299,10 @@ public final class RunStore: @unchecked Sendable {
         try withDatabase { try Self.runs(in: $0, where: id).first }
     }
 
-    static let runColumns: SQL = """
+    // Row decoding shared with the history layer's own queries of these tables.
+
+    /// The columns `storedRun(_:)` reads, in its order.
+    public static let runColumns: SQL = """
         id, started_at, ended_at, status, config_hash, rule_set_name, rule_ids, rule_set_hash, canopy_version, start_urls,
         pages_planned, pages_crawled, pages_failed, pages_skipped_scope, pages_skipped_robots
         """
@@ -304,7 +314,7 @@ public final class RunStore: @unchecked Sendable {
         }
     }
 
-    static func storedRun(_ row: SQLiteRow) throws -> StoredRun {
+    public static func storedRun(_ row: SQLiteRow) throws -> StoredRun {
         StoredRun(
             id: RunID(row.int64(0)), startedAt: Date(timeIntervalSince1970: row.double(1)),
             endedAt: row.optionalDouble(2).map(Date.init(timeIntervalSince1970:)),
@@ -330,7 +340,7 @@ public final class RunStore: @unchecked Sendable {
         url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, page_type, fetch_ms, audit_ms, error, id
         """
 
-    static func storedPage(_ row: SQLiteRow) -> StoredPage {
+    public static func storedPage(_ row: SQLiteRow) -> StoredPage {
         StoredPage(
             url: row.string(0), finalURL: row.optionalString(1), statusCode: row.optionalInt(2), redirectChain: Lines.split(row.string(3)),
             contentType: row.optionalString(4), bytes: row.optionalInt(5), depth: row.int(6), title: row.optionalString(7),
@@ -419,7 +429,8 @@ public final class RunStore: @unchecked Sendable {
         }
     }
 
-    static func decode<Value: RawRepresentable>(_ type: Value.Type, _ raw: String) throws -> Value where Value.RawValue == String {
+    /// A stored enumeration value, or `StoreError.corruptValue` naming it.
+    public static func decode<Value: RawRepresentable>(_ type: Value.Type, _ raw: String) throws -> Value where Value.RawValue == String {
         guard let value = Value(rawValue: raw) else { throw StoreError.corruptValue(column: String(describing: type), value: raw) }
         return value
     }

@@ -9,7 +9,7 @@ enum Schema {
     struct Migration: Sendable {
         let version: Int
         let summary: String
-        let apply: @Sendable (SQLiteDatabase, StoreAnalysisOptions) throws -> Void
+        let apply: @Sendable (SQLiteDatabase, (any RunAnalyzer)?) throws -> Void
     }
 
     static var currentVersion: Int { migrations.last?.version ?? 0 }
@@ -86,7 +86,7 @@ enum Schema {
                 """
             )
         },
-        Migration(version: 2, summary: "page types, site-wide components, issue keys, per-run summaries") { database, options in
+        Migration(version: 2, summary: "page types, site-wide components, issue keys, per-run summaries") { database, analyzer in
             try database.execute(
                 """
                 ALTER TABLE pages ADD COLUMN page_type TEXT;
@@ -140,9 +140,9 @@ enum Schema {
             // Runs completed by a version without analysis get it now, oldest first, so each
             // sees its predecessor's page types as later runs will.
             let complete = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
-            for run in complete { try RunAnalysis(database: database, options: options).analyze(run, comparingInstances: false) }
+            for run in complete { try requireAnalyzer(analyzer).analyze(run, in: database, comparingInstances: false) }
         },
-        Migration(version: 3, summary: "instances new, fixed and persisting against the previous complete run") { database, _ in
+        Migration(version: 3, summary: "instances new, fixed and persisting against the previous complete run") { database, analyzer in
             try database.execute(
                 """
                 CREATE TABLE run_changes (
@@ -156,7 +156,7 @@ enum Schema {
             )
             // Complete runs of older versions get theirs now; only the new table is written.
             let complete = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
-            for run in complete { try InstanceChanges.record(run, in: database) }
+            for run in complete { try requireAnalyzer(analyzer).recordInstanceChanges(of: run, in: database) }
         },
         Migration(version: 4, summary: "links that rebuild the frontier of an unfinished run") { database, _ in
             // One row a page, only while its run can still be resumed: `finish` deletes them.
@@ -172,19 +172,25 @@ enum Schema {
     ]
 
     /// Brings the file to `targetVersion` (the current one unless a test wants an older schema).
-    static func migrate(_ database: SQLiteDatabase, options: StoreAnalysisOptions, to targetVersion: Int = currentVersion) throws {
+    static func migrate(_ database: SQLiteDatabase, analyzer: (any RunAnalyzer)?, to targetVersion: Int = currentVersion) throws {
         try database.transaction {
             try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
             let applied = try version(of: database)
             guard applied <= currentVersion else { throw StoreError.newerSchema(found: applied, supported: currentVersion) }
             for migration in migrations where migration.version > applied && migration.version <= targetVersion {
-                try migration.apply(database, options)
+                try migration.apply(database, analyzer)
                 try database.run(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                     [.integer(Int64(migration.version)), .real(Date().timeIntervalSince1970)]
                 )
             }
         }
+    }
+
+    /// Migrations that derive data for runs recorded before them need the history layer's analysis.
+    private static func requireAnalyzer(_ analyzer: (any RunAnalyzer)?) throws -> any RunAnalyzer {
+        guard let analyzer else { throw StoreError.analysisUnavailable }
+        return analyzer
     }
 
     static func version(of database: SQLiteDatabase) throws -> Int {
@@ -198,6 +204,8 @@ enum Schema {
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// The file was written by a newer Canopy, with migrations this one does not know.
     case newerSchema(found: Int, supported: Int)
+    /// A run can be finished, or an old store migrated, only with the analysis of history at hand.
+    case analysisUnavailable
     /// A read-only store whose file still needs migrations (open it once for writing).
     case needsMigration(found: Int, required: Int)
     case unknownRun(RunID)
@@ -214,10 +222,24 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "the store has schema version \(found), newer than this Canopy supports (\(supported)); use a newer Canopy"
         case .needsMigration(let found, let required):
             "the store has schema version \(found) and needs \(required); open it once for writing to migrate it"
+        case .analysisUnavailable: "the run store was opened without the analysis of history, which finishing a run or migrating old runs needs"
         case .unknownRun(let run): "no run \(run) in the store"
         case .runNotRunning(let run, let status): "run \(run) is \(status.rawValue), not running"
         case .runNotInterrupted(let run, let status): "run \(run) is \(status.rawValue), not interrupted"
         case .corruptValue(let column, let value): "the store holds \"\(value)\" where a \(column) was expected"
         }
     }
+}
+
+/// What a complete run's findings mean: page types, site-wide components, issue keys, and the
+/// per-run summaries trends read. The store keeps these in its tables and computes nothing of
+/// them itself: the history layer (CanopyHistory's `RunAnalysis`) does, inside the store's
+/// transaction, so a run is either complete and analysed or not complete.
+public protocol RunAnalyzer: Sendable {
+    /// Derives and writes the analysis of a run whose pages are all in.
+    /// - Parameter comparingInstances: false only when migration 2 backfills runs before
+    ///   `run_changes` exists (migration 3 fills it in).
+    func analyze(_ run: RunID, in database: SQLiteDatabase, comparingInstances: Bool) throws
+    /// Writes a complete run's new, fixed and persisting instances against the previous complete run.
+    func recordInstanceChanges(of run: RunID, in database: SQLiteDatabase) throws
 }

@@ -1,0 +1,59 @@
+import CanopyStore
+/// Violation instances — (issue key, page URL) pairs — new, fixed and persisting between a run
+/// and the complete run before it. Issue counts alone hide a template issue that spreads to
+/// more pages or a component issue fixed on some of them; instance counts show it.
+///
+/// Computed when a run is analysed (`run_changes`), so a trend over a year of runs reads one row
+/// a run; the trend computes it afresh only when the run it compares with is not the one the
+/// analysis saw (a run resumed and completed after a later one).
+struct InstanceChanges: Equatable {
+    var new: Int
+    var fixed: Int
+    var persisting: Int
+
+    static func between(_ run: RunID, and previous: RunID, in database: SQLiteDatabase) throws -> InstanceChanges {
+        let now = try instances(of: run, in: database), before = try instances(of: previous, in: database)
+        let persisting = now.intersection(before).count
+        return InstanceChanges(new: now.count - persisting, fixed: before.count - persisting, persisting: persisting)
+    }
+
+    /// Compares `run` with the latest complete run before it and stores the result (nothing for a first run).
+    static func record(_ run: RunID, in database: SQLiteDatabase) throws {
+        try database.run("DELETE FROM run_changes WHERE run_id = ?", [.integer(run.rawValue)])
+        let latestBefore = try database.queryFirst(
+            "SELECT MAX(id) FROM runs WHERE status = 'complete' AND id < ?", [.integer(run.rawValue)]
+        ) { $0.optionalInt(0) }
+        guard let previous = latestBefore.flatMap({ $0 }).map({ RunID(Int64($0)) }) else { return }
+        let changes = try between(run, and: previous, in: database)
+        try database.run(
+            "INSERT INTO run_changes (run_id, previous_run_id, new_instances, fixed_instances, persisting_instances) VALUES (?, ?, ?, ?, ?)",
+            [
+                .integer(run.rawValue), .integer(previous.rawValue), .integer(Int64(changes.new)), .integer(Int64(changes.fixed)),
+                .integer(Int64(changes.persisting)),
+            ]
+        )
+    }
+
+    /// The stored comparison of `run`, when it was made against `previous`.
+    static func stored(_ run: RunID, against previous: RunID, in database: SQLiteDatabase) throws -> InstanceChanges? {
+        try database.queryFirst(
+            "SELECT new_instances, fixed_instances, persisting_instances FROM run_changes WHERE run_id = ? AND previous_run_id = ?",
+            [.integer(run.rawValue), .integer(previous.rawValue)]
+        ) { InstanceChanges(new: $0.int(0), fixed: $0.int(1), persisting: $0.int(2)) }
+    }
+
+    private static func instances(of run: RunID, in database: SQLiteDatabase) throws -> Set<String> {
+        var instances: Set<String> = []
+        try database.forEachRow(
+            """
+            SELECT DISTINCT findings.issue_key, pages.url FROM findings JOIN pages ON pages.id = findings.page_id
+            WHERE findings.run_id = ? AND findings.outcome = 'violation'
+            """,
+            [.integer(run.rawValue)]
+        ) { row in
+            // U+0001 never occurs in an issue key (hex digits), so the pair cannot be read two ways.
+            instances.insert(row.string(0) + "\u{1}" + row.string(1))
+        }
+        return instances
+    }
+}

@@ -1,0 +1,32 @@
+import CanopyCrawl
+import CanopyStore
+
+/// What Canopy keeps of a crawled page once it is parsed and audited: only what the run store,
+/// results.jsonl and the gate need afterwards, so the Document can be freed at once.
+public struct PageAudit: Sendable {
+    public var title: String?
+    public var findings: [FindingRecord] = []
+    public var passCounts: [String: Int] = [:]
+    /// The page's axe-shaped result (violations and incomplete in full), one line of JSON as UTF-8 bytes.
+    public var axeJSONLine: [UInt8] = []
+    public var components: [ComponentCandidate] = []
+    public var seconds: Double = 0
+
+    public init(
+        title: String? = nil, findings: [FindingRecord] = [], passCounts: [String: Int] = [:], axeJSONLine: [UInt8] = [],
+        components: [ComponentCandidate] = [], seconds: Double = 0
+    ) {
+        self.title = title
+        self.findings = findings
+        self.passCounts = passCounts
+        self.axeJSONLine = axeJSONLine
+        self.components = components
+        self.seconds = seconds
+    }
+
+    public var violationCount: Int { findings.count { $0.outcome == .violation } }
+    public var incompleteCount: Int { findings.count { $0.outcome == .incomplete } }
+}
+
+/// A crawled page with Canopy's audit of it.
+public typealias AuditedPage = CrawledPage<PageAudit>

@@ -1,0 +1,261 @@
+import CanopyStore
+import Foundation
+
+/// Settings of the analysis that runs when a run finishes.
+public struct AnalysisOptions: Sendable {
+    /// A component candidate is site-wide when it is on at least this share of the run's audited pages...
+    public var componentPageShare: Double
+    /// ...and on at least this many pages.
+    public var componentMinimumPages: Int
+    public var pageTypes: PageTypeClassifier
+
+    public init(componentPageShare: Double = 0.5, componentMinimumPages: Int = 3, pageTypes: PageTypeClassifier = PageTypeClassifier()) {
+        self.componentPageShare = componentPageShare
+        self.componentMinimumPages = componentMinimumPages
+        self.pageTypes = pageTypes
+    }
+}
+
+/// What a run's findings mean once all its pages are in: page types, site-wide components, each
+/// finding's issue key, and the per-run summaries trends read (`run_issues`, `run_totals`,
+/// `run_page_types`, `run_rule_passes`, `run_changes`), so that a trend over a year of runs reads a few hundred
+/// rows a run instead of aggregating every issue of every run again. Runs inside the caller's transaction; running it again replaces its output.
+///
+/// Issue keys:
+/// - in a site-wide component: hash(rule, outcome, component key, signature inside the component)
+///   — the same footer problem is one issue on every page;
+/// - elsewhere: hash(rule, outcome, page type, element signature) — the same template problem on
+///   500 product pages is one issue with 500 instances, and a problem on a one-off page is its own.
+public struct RunAnalysis: RunAnalyzer {
+    public let options: AnalysisOptions
+
+    /// Rows are read in chunks of this many (see `Pass.inChunks`).
+    public static let chunkSize = 5_000
+
+    public init(options: AnalysisOptions = AnalysisOptions()) {
+        self.options = options
+    }
+
+    public func analyze(_ run: RunID, in database: SQLiteDatabase, comparingInstances: Bool) throws {
+        try Pass(database: database, options: options).analyze(run, comparingInstances: comparingInstances)
+    }
+
+    public func recordInstanceChanges(of run: RunID, in database: SQLiteDatabase) throws {
+        try InstanceChanges.record(run, in: database)
+    }
+}
+
+extension RunStore {
+    /// Opens a store whose finished runs get Canopy's analysis of history.
+    public convenience init(path: String, readOnly: Bool = false, analysis: AnalysisOptions = AnalysisOptions()) throws {
+        try self.init(path: path, readOnly: readOnly, analyzer: RunAnalysis(options: analysis))
+    }
+}
+
+/// One analysis of one run, in the store's transaction.
+private struct Pass {
+    let database: SQLiteDatabase
+    let options: AnalysisOptions
+
+    func analyze(_ run: RunID, comparingInstances: Bool) throws {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        let tables: [SQL] = ["run_page_types", "run_components", "run_issues", "run_totals", "run_rule_passes"]
+        for table in tables {
+            try database.run("DELETE FROM \(table) WHERE run_id = ?", [runValue])
+        }
+        try classifyPages(run)
+        let siteWide = try siteWideComponents(run)
+        try assignIssueKeys(run, siteWide: siteWide)
+        if comparingInstances { try InstanceChanges.record(run, in: database) }
+        try database.run(
+            """
+            INSERT INTO run_rule_passes (run_id, rule_id, passes)
+            SELECT pages.run_id, rule_passes.rule_id, SUM(rule_passes.passes)
+            FROM rule_passes JOIN pages ON pages.id = rule_passes.page_id
+            WHERE pages.run_id = ? GROUP BY rule_passes.rule_id
+            """,
+            [runValue]
+        )
+    }
+
+    /// Rows are read in chunks of this many, each written back before the next is read: a run of
+    /// 100,000 pages is never held whole, and no table is changed under a statement reading it.
+    static let chunkSize = RunAnalysis.chunkSize
+
+    /// Keyset pagination: `chunk` handles the rows whose id is after the one it is given (0 at
+    /// first), at most `chunkSize` of them, and returns the last id it handled, nil when none.
+    private static func inChunks(_ chunk: (_ afterID: Int64) throws -> Int64?) rethrows {
+        var lastID: Int64 = 0
+        while let last = try chunk(lastID) { lastID = last }
+    }
+
+    private func classifyPages(_ run: RunID) throws {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        let previousTypes = try database.query(
+            """
+            SELECT page_type FROM run_page_types
+            WHERE run_id = (SELECT MAX(id) FROM runs WHERE status = 'complete' AND id < ?)
+            """,
+            [runValue]
+        ) { $0.string(0) }
+        // Two passes over the URLs: one to learn the templates, one to name each page's.
+        var learning = options.pageTypes.learning()
+        try database.forEachRow("SELECT url FROM pages WHERE run_id = ?", [runValue]) { learning.add($0.string(0)) }
+        let classification = learning.classification(stickyPrefixes: PageTypeClassifier.collapsedPrefixes(of: previousTypes))
+        var counts: [String: Int] = [:]
+        try Self.inChunks { lastID in
+            // `+run_id`: walk the table in id order rather than sort the run's pages for every chunk.
+            let pages = try database.query(
+                "SELECT id, url FROM pages WHERE +run_id = ? AND id > ? ORDER BY id LIMIT ?",
+                [runValue, .integer(lastID), .integer(Int64(Self.chunkSize))]
+            ) { ($0.int64(0), $0.string(1)) }
+            for (id, url) in pages {
+                let type = classification.pageType(of: url)
+                counts[type, default: 0] += 1
+                try database.run("UPDATE pages SET page_type = ? WHERE id = ?", [.text(type), .integer(id)])
+            }
+            return pages.last?.0
+        }
+        for (type, count) in counts {
+            try database.run(
+                "INSERT INTO run_page_types (run_id, page_type, page_count) VALUES (?, ?, ?)",
+                [runValue, .text(type), .integer(Int64(count))]
+            )
+        }
+    }
+
+    /// The component keys found on enough of the run's audited pages, whatever the shape of the
+    /// subtree on each: a notice or a ribbon added to the header of some pages changes their
+    /// header's structure hash, and must not turn its issues on those pages into other issues.
+    /// Every shape of a site-wide key is kept in `run_components`, with its own page count.
+    private func siteWideComponents(_ run: RunID) throws -> Set<String> {
+        let audited = try database.queryFirst(
+            "SELECT COUNT(*) FROM pages WHERE run_id = ? AND error IS NULL", [.integer(run.rawValue)]
+        ) { $0.int(0) } ?? 0
+        let needed = max(options.componentMinimumPages, Int((Double(audited) * options.componentPageShare).rounded(.up)))
+        let shapes = try database.query(
+            """
+            SELECT page_components.component_key, page_components.structure_hash, COUNT(*)
+            FROM page_components JOIN pages ON pages.id = page_components.page_id
+            WHERE pages.run_id = ? GROUP BY 1, 2
+            """,
+            [.integer(run.rawValue)]
+        ) { (key: $0.string(0), structureHash: $0.string(1), pages: $0.int(2)) }
+        // A page holds at most one candidate of a key (a second one is `key (2)`), so the shapes' counts add up.
+        var pagesByKey: [String: Int] = [:]
+        for shape in shapes { pagesByKey[shape.key, default: 0] += shape.pages }
+        let siteWide = Set(pagesByKey.filter { $0.value >= needed }.keys)
+        for shape in shapes where siteWide.contains(shape.key) {
+            try database.run(
+                "INSERT INTO run_components (run_id, component_key, structure_hash, page_count) VALUES (?, ?, ?, ?)",
+                [.integer(run.rawValue), .text(shape.key), .text(shape.structureHash), .integer(Int64(shape.pages))]
+            )
+        }
+        return siteWide
+    }
+
+    private struct IssueSummary {
+        let ruleID: String
+        let outcome: String
+        var impactRank: Int
+        var impact: String
+        var owner: String?
+        let pageType: String?
+        let componentKey: String?
+        /// Pages with an instance: a page's findings are recorded together, so they are
+        /// consecutive in id order and a new page shows as a change of `lastPage`.
+        var pages: Int
+        var lastPage: Int64
+        var findings: Int
+        let exampleFindingID: Int64
+    }
+
+    private static let impactRanks = ["minor": 0, "moderate": 1, "serious": 2, "critical": 3]
+
+    private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
+        struct Keyed { let findingID: Int64; let issueKey: String }
+        var issues: [String: IssueSummary] = [:]
+        try Self.inChunks { lastID in
+            var keyed: [Keyed] = []
+            try database.forEachRow(
+                """
+                SELECT findings.id, findings.page_id, findings.rule_id, findings.outcome, findings.impact, findings.owner,
+                       findings.element_signature, findings.component_key, findings.component_signature,
+                       pages.page_type
+                FROM findings JOIN pages ON pages.id = findings.page_id
+                WHERE findings.run_id = ? AND findings.id > ? ORDER BY findings.id LIMIT ?
+                """,
+                [.integer(run.rawValue), .integer(lastID), .integer(Int64(Self.chunkSize))]
+            ) { row in
+                let findingID = row.int64(0), pageID = row.int64(1)
+                let ruleID = row.string(2), outcome = row.string(3), impact = row.string(4), owner = row.optionalString(5)
+                let pageType = row.string(9)
+                let component = row.optionalString(7).flatMap { siteWide.contains($0) ? $0 : nil }
+                let issueKey = component.map { StableHasher.hex(of: "component", ruleID, outcome, $0, row.string(8)) }
+                    ?? StableHasher.hex(of: "page", ruleID, outcome, pageType, row.string(6))
+                keyed.append(Keyed(findingID: findingID, issueKey: issueKey))
+                let rank = Self.impactRanks[impact] ?? 0
+                if var summary = issues[issueKey] {
+                    if summary.lastPage != pageID { (summary.pages, summary.lastPage) = (summary.pages + 1, pageID) }
+                    summary.findings += 1
+                    if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, impact) }
+                    if summary.owner == nil { summary.owner = owner }
+                    issues[issueKey] = summary
+                } else {
+                    issues[issueKey] = IssueSummary(
+                        ruleID: ruleID, outcome: outcome, impactRank: rank, impact: impact, owner: owner,
+                        pageType: component == nil ? pageType : nil, componentKey: component, pages: 1, lastPage: pageID, findings: 1,
+                        exampleFindingID: findingID
+                    )
+                }
+            }
+            for finding in keyed {
+                try database.run("UPDATE findings SET issue_key = ? WHERE id = ?", [.text(finding.issueKey), .integer(finding.findingID)])
+            }
+            return keyed.last?.findingID
+        }
+        try insertTotals(run, issues: issues.values)
+        for (key, issue) in issues {
+            try database.run(
+                """
+                INSERT INTO run_issues (run_id, issue_key, rule_id, impact, outcome, owner, page_type, component_key, instances, findings, example_finding_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(run.rawValue), .text(key), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
+                    SQLiteValue(issue.owner), SQLiteValue(issue.pageType), SQLiteValue(issue.componentKey),
+                    .integer(Int64(issue.pages)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
+                ]
+            )
+        }
+    }
+
+    /// Issues, instances and findings per run by one dimension: `outcome` over all issues; for
+    /// violations, `impact`, `rule`, `owner` ("" for first party), `page_type` (outside
+    /// components) and `component`.
+    private func insertTotals(_ run: RunID, issues: Dictionary<String, IssueSummary>.Values) throws {
+        struct Group: Hashable { let dimension: String; let name: String }
+        var totals: [Group: (issues: Int, instances: Int, findings: Int)] = [:]
+        func add(_ dimension: String, _ name: String, _ issue: IssueSummary) {
+            let current = totals[Group(dimension: dimension, name: name)] ?? (0, 0, 0)
+            totals[Group(dimension: dimension, name: name)] = (current.issues + 1, current.instances + issue.pages, current.findings + issue.findings)
+        }
+        for issue in issues {
+            add("outcome", issue.outcome, issue)
+            guard issue.outcome == FindingOutcome.violation.rawValue else { continue }
+            add("impact", issue.impact, issue)
+            add("rule", issue.ruleID, issue)
+            add("owner", issue.owner ?? "", issue)
+            if let component = issue.componentKey { add("component", component, issue) } else { add("page_type", issue.pageType ?? "", issue) }
+        }
+        for (group, total) in totals {
+            try database.run(
+                "INSERT INTO run_totals (run_id, dimension, name, issues, instances, findings) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(run.rawValue), .text(group.dimension), .text(group.name), .integer(Int64(total.issues)),
+                    .integer(Int64(total.instances)), .integer(Int64(total.findings)),
+                ]
+            )
+        }
+    }
+}

@@ -1,0 +1,308 @@
+import CanopyStore
+import CanopyHTML
+
+/// Computes `FindingIdentity`s and component candidates for one parsed page.
+///
+/// The scheme (docs/fingerprints.md tells it at length):
+/// - an element's *own descriptor* is its tag, its identifying attributes (a stable `id`, `name`,
+///   `type`, `role`, a stable `for`, `aria-label`, test ids, and the path of `href`/`src`/`action`
+///   with variable segments collapsed) and its own direct text, normalized;
+/// - its *context* is the descriptors of its identifying ancestors (landmarks, elements with a
+///   stable id or a test id), nearest first — never positions, classes or sibling counts;
+/// - its *signature* hashes descriptor and context, plus an occurrence index: how many elements
+///   before it on the page have the same descriptor and context (true duplicates only);
+/// - when the element lies in a *component candidate* (the outermost header, footer, nav, aside,
+///   search, element with a stable id, or caller-given vendor root), it also gets a signature
+///   computed the same way inside that subtree only, so the same footer link has the same
+///   signature on every page wherever the footer sits.
+///
+/// One per page, used from one thread (it caches per-page work: elements by tag, descriptors,
+/// component roots). Costs one pass over the document the first time it is asked, then little per
+/// finding, so the crawler can call it for every violation and incomplete node.
+public final class PageFingerprinter {
+    public let document: Document
+    private let pageHost: Substring?
+    private let vendorRootPositions: Set<Int>
+
+    private var elementsByTag: [String: [Element]] = [:]
+    private var descriptors: [Int: String] = [:]
+    /// Signatures computed so far, by scope (component root position, or -1 for the page) and element.
+    private var signatures: [ScopedElement: String] = [:]
+    /// Context chain hashes of ancestors, by scope and ancestor (the chain *including* the ancestor).
+    private var contexts: [ScopedElement: UInt64] = [:]
+    private var rootsFound: [ComponentRoot]?
+
+    private struct ScopedElement: Hashable {
+        let scope: Int
+        let position: Int
+    }
+
+    private struct ComponentRoot {
+        let element: Element
+        let end: Int
+        let candidate: ComponentCandidate
+    }
+
+    /// - Parameter componentRoots: elements the caller knows are widgets (matches of a vendor's
+    ///   selector); each is a component candidate even without a landmark role or id.
+    public init(document: Document, componentRoots: [Element] = []) {
+        self.document = document
+        self.pageHost = document.url.flatMap { URLParts($0).host }
+        self.vendorRootPositions = Set(componentRoots.map(\.position))
+    }
+
+    /// The page's component candidates, in document order.
+    public var components: [ComponentCandidate] { roots.map(\.candidate) }
+
+    public func identity(of element: Element) -> FindingIdentity {
+        let pageSignature = signature(of: element, within: nil)
+        let placement = roots.last { $0.element.position <= element.position && element.position < $0.end }.map { root in
+            ComponentPlacement(candidate: root.candidate, elementSignature: signature(of: element, within: root))
+        }
+        return FindingIdentity(elementSignature: pageSignature, component: placement)
+    }
+
+    // MARK: Signatures
+
+    private func signature(of element: Element, within root: ComponentRoot?) -> String {
+        let scope = root?.element.position ?? -1
+        if let known = signatures[ScopedElement(scope: scope, position: element.position)] { return known }
+        // All elements of the same tag in the scope at once, in document order, each with its
+        // occurrence among earlier ones of the same base: only true duplicates shift it. Doing the
+        // whole group once keeps a page with hundreds of failing links linear, not quadratic.
+        let range = root.map { $0.element.position..<$0.end } ?? 0..<document.elementCount
+        var occurrences: [UInt64: UInt64] = [:]
+        for other in sameTag(as: element) where range.contains(other.position) {
+            let base = self.base(of: other, within: root?.element)
+            let occurrence = occurrences[base, default: 0]
+            occurrences[base] = occurrence + 1
+            var hasher = StableHasher()
+            hasher.combine(base)
+            hasher.combine(occurrence)
+            signatures[ScopedElement(scope: scope, position: other.position)] = hasher.hex
+        }
+        return signatures[ScopedElement(scope: scope, position: element.position)] ?? ""
+    }
+
+    private func base(of element: Element, within scope: Element?) -> UInt64 {
+        var hasher = StableHasher()
+        hasher.combine(descriptor(of: element))
+        hasher.combine(element == scope ? 0 : context(above: element, within: scope))
+        return hasher.value
+    }
+
+    /// The hash of the identifying ancestors of `element` up to (not including) `scope`. Each
+    /// ancestor's chain is kept, so the walk up stops at the first ancestor already known.
+    private func context(above element: Element, within scope: Element?) -> UInt64 {
+        let scopeKey = scope?.position ?? -1
+        var pending: [Element] = []
+        var known: UInt64 = 0
+        var current = element.parent
+        while let ancestor = current, ancestor != scope {
+            if let cached = contexts[ScopedElement(scope: scopeKey, position: ancestor.position)] {
+                known = cached
+                break
+            }
+            pending.append(ancestor)
+            current = ancestor.parent
+        }
+        // From the outermost pending ancestor inwards; ancestors that identify nothing pass their chain on.
+        for ancestor in pending.reversed() {
+            if let descriptor = contextDescriptor(of: ancestor) {
+                var hasher = StableHasher()
+                hasher.combine(known)
+                hasher.combine(descriptor)
+                known = hasher.value
+            }
+            contexts[ScopedElement(scope: scopeKey, position: ancestor.position)] = known
+        }
+        return known
+    }
+
+    /// Pages have a few failing tags at most: finding each tag's elements when first asked is
+    /// cheaper than sorting the whole page by tag up front.
+    private func sameTag(as element: Element) -> [Element] {
+        let name = element.localName
+        if let known = elementsByTag[name] { return known }
+        let found = document.elements(named: name)
+        elementsByTag[name] = found
+        return found
+    }
+
+    /// The element's own descriptor: tag, identifying attributes, own text.
+    private func descriptor(of element: Element) -> String {
+        if let known = descriptors[element.position] { return known }
+        var parts = [element.isHTML ? element.localName : "\(element.namespace):\(element.localName)"]
+        if let id = element.id, !VolatileValues.isGeneratedIdentifier(id) { parts.append("#" + id) }
+        for name in ["name", "type", "role", "data-testid", "data-test", "data-qa", "data-cy"] {
+            if let value = element.attribute(name) { parts.append("\(name)=\(value)") }
+        }
+        if let target = element.attribute("for"), !VolatileValues.isGeneratedIdentifier(target) { parts.append("for=" + target) }
+        if let label = element.attribute("aria-label") { parts.append("label=" + VolatileValues.normalizedText(label)) }
+        for name in ["href", "src", "action", "data"] {
+            if let value = element.attribute(name) { parts.append("\(name)=" + VolatileValues.normalizedURLReference(value, pageHost: pageHost)) }
+        }
+        let text = VolatileValues.normalizedText(ownText(of: element))
+        if !text.isEmpty { parts.append("text=" + text) }
+        let descriptor = parts.joined(separator: "|")
+        descriptors[element.position] = descriptor
+        return descriptor
+    }
+
+    /// The text directly inside the element (not its descendants'): a list's items or a
+    /// section's paragraphs are other elements, and their text changes without this one changing.
+    private func ownText(of element: Element) -> String {
+        var text = ""
+        for child in element.childNodes where child.kind == .text { text += child.text }
+        return text
+    }
+
+    private static let landmarkTags: Set<String> = ["header", "footer", "nav", "main", "aside", "form", "section", "search", "dialog"]
+    private static let landmarkRoles: Set<String> = [
+        "banner", "contentinfo", "navigation", "main", "complementary", "form", "region", "search", "dialog", "alertdialog",
+    ]
+
+    /// An ancestor's descriptor when it identifies a part of the page (landmark, stable id, test id).
+    private func contextDescriptor(of ancestor: Element) -> String? {
+        let role = ancestor.attribute("role").map { $0.lowercased() }
+        let isLandmark = (ancestor.isHTML && Self.landmarkTags.contains(ancestor.localName)) || role.map(Self.landmarkRoles.contains) == true
+        let stableID = ancestor.id.flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
+        let testID = ancestor.attribute("data-testid")
+        guard isLandmark || stableID != nil || testID != nil else { return nil }
+        var parts = [ancestor.localName]
+        if let role { parts.append("role=" + role) }
+        if let stableID { parts.append("#" + stableID) }
+        if let testID { parts.append("testid=" + testID) }
+        if let label = ancestor.attribute("aria-label") { parts.append("label=" + VolatileValues.normalizedText(label)) }
+        return parts.joined(separator: "|")
+    }
+
+    // MARK: Components
+
+    /// A switch, not a Set: asked of every element of every page, and comparing short names is
+    /// cheaper than hashing them.
+    private static func isComponentTag(_ name: String) -> Bool {
+        switch name {
+        case "header", "footer", "nav", "aside", "search": return true
+        default: return false
+        }
+    }
+    private static let componentRoles: Set<String> = ["banner", "contentinfo", "navigation", "complementary", "search"]
+
+    private var roots: [ComponentRoot] {
+        if let rootsFound { return rootsFound }
+        let found = findRoots()
+        rootsFound = found
+        return found
+    }
+
+    /// The outermost candidates under `<body>`: landmark-ish elements and vendor roots that hold no
+    /// `main`, and elements with a stable id that hold no main, landmark or `h1` (those are page
+    /// wrappers, whose content is the page's own).
+    private func findRoots() -> [ComponentRoot] {
+        guard let body = document.body else { return [] }
+        let contents = SubtreeContents(document: document)
+        var roots: [ComponentRoot] = []
+        var keyCounts: [String: Int] = [:]
+        var position = body.position + 1
+        let bodyEnd = body.descendants.endIndex
+        while position < bodyEnd {
+            let element = document.element(atPosition: position)
+            let role = element.attribute("role").map { $0.lowercased() }
+            let isLandmark = (element.isHTML && Self.isComponentTag(element.localName)) || role.map(Self.componentRoles.contains) == true
+            let stableID = element.id.flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
+            let isRoot: Bool
+            if vendorRootPositions.contains(position) || isLandmark {
+                isRoot = !contents.holdsMain[position]
+            } else {
+                // A widget has content: an id on a lone input or image names an element, not a part of the page.
+                isRoot = stableID != nil && element.firstElementChild != nil && !contents.holdsMain[position]
+                    && !contents.holdsLandmarkOrTopHeading[position]
+            }
+            guard isRoot else {
+                position += 1
+                continue
+            }
+            var name = element.localName
+            if isLandmark, let role, Self.componentRoles.contains(role) { name += "[role=\(role)]" }
+            if let stableID { name += "#" + stableID }
+            if let label = element.attribute("aria-label") { name += "[aria-label=\"\(VolatileValues.normalizedText(label))\"]" }
+            let seen = keyCounts[name, default: 0] + 1
+            keyCounts[name] = seen
+            let key = seen == 1 ? name : "\(name) (\(seen))"
+            let end = element.descendants.endIndex
+            roots.append(ComponentRoot(element: element, end: end, candidate: ComponentCandidate(key: key, structureHash: structureHash(of: element, end: end))))
+            position = end
+        }
+        return roots
+    }
+
+    /// The subtree's shape, bottom-up: each element hashes its tag, role and type with its
+    /// children's hashes, where a run of children with equal hashes counts once (a menu with 7 or 8
+    /// same-shaped items is the same menu).
+    private func structureHash(of root: Element, end: Int) -> String {
+        // By position within the subtree; nil for elements that do not count.
+        var hashes = [UInt64?](repeating: nil, count: end - root.position)
+        for position in stride(from: end - 1, through: root.position, by: -1) {
+            let element = document.element(atPosition: position)
+            guard !Self.isUnstructural(element.localName) else { continue }
+            var hasher = StableHasher()
+            hasher.combine(element.localName)
+            hasher.combine(element.attribute("role") ?? "")
+            hasher.combine(element.attribute("type") ?? "")
+            var previous: UInt64?
+            for child in element.children {
+                guard let childHash = hashes[child.position - root.position], childHash != previous else { continue }
+                hasher.combine(childHash)
+                previous = childHash
+            }
+            hashes[position - root.position] = hasher.value
+        }
+        return StableHasher.hex(hashes[0] ?? 0)
+    }
+
+    /// Elements whose content is per-page data (script configs, nonces) rather than structure.
+    private static func isUnstructural(_ name: String) -> Bool {
+        switch name {
+        case "script", "style", "noscript", "template", "link", "meta": return true
+        default: return false
+        }
+    }
+}
+
+/// For each element, whether its subtree (itself included) holds a `main`, or a landmark or `h1`:
+/// one bottom-up pass, so finding component roots stays linear in the page size.
+private struct SubtreeContents {
+    private static let sectionRoles: Set<String> = ["banner", "contentinfo", "navigation", "complementary", "main"]
+
+    var holdsMain: [Bool]
+    var holdsLandmarkOrTopHeading: [Bool]
+
+    /// Only the elements that set a flag are visited (found by name and by `role`), each marking
+    /// itself and its ancestors up to the first one already marked: visiting every element of
+    /// every page for the few that matter cost more than the rest of the fingerprinting.
+    init(document: Document) {
+        let count = document.elementCount
+        holdsMain = [Bool](repeating: false, count: count)
+        holdsLandmarkOrTopHeading = [Bool](repeating: false, count: count)
+        var main = document.elements(named: "main")
+        var sections = ["header", "footer", "nav", "aside", "main", "h1"].flatMap(document.elements(named:))
+        for element in document.elements(withAttribute: "role") {
+            guard let role = element.attribute("role")?.lowercased() else { continue }
+            if role == "main" { main.append(element) }
+            if Self.sectionRoles.contains(role) { sections.append(element) }
+        }
+        Self.mark(main, andAncestorsIn: &holdsMain)
+        Self.mark(sections, andAncestorsIn: &holdsLandmarkOrTopHeading)
+    }
+
+    private static func mark(_ elements: [Element], andAncestorsIn flags: inout [Bool]) {
+        for element in elements {
+            var current: Element? = element
+            while let marking = current, !flags[marking.position] {
+                flags[marking.position] = true
+                current = marking.parent
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import CanopyStore
+/// A 64-bit FNV-1a hash that is the same in every process and on every machine.
+///
+/// Swift's `Hasher` is seeded randomly per process, so it cannot name anything stored across runs.
+/// 64 bits keep the chance of two different issues colliding negligible at the scale of a site's
+/// history (millions of findings, thousands of distinct issues per run).
+public struct StableHasher: Sendable {
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    public mutating func combine(_ text: String) {
+        for byte in text.utf8 { mix(byte) }
+        // A separator after each field keeps ("ab", "c") and ("a", "bc") apart.
+        mix(0x1F)
+    }
+
+    public mutating func combine(_ number: UInt64) {
+        var value = number
+        for _ in 0..<8 {
+            mix(UInt8(truncatingIfNeeded: value))
+            value >>= 8
+        }
+        mix(0x1F)
+    }
+
+    private mutating func mix(_ byte: UInt8) {
+        state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+
+    public var value: UInt64 { state }
+
+    /// The hash as 16 lowercase hex digits, the form stored and shown in reports.
+    public var hex: String { Self.hex(state) }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The hash of a list of fields, as hex.
+    public static func hex(of fields: String...) -> String {
+        var hasher = StableHasher()
+        for field in fields { hasher.combine(field) }
+        return hasher.hex
+    }
+}

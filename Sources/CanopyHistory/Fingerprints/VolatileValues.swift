@@ -1,0 +1,146 @@
+import CanopyStore
+/// Rules that tell values a site generates per page or per build (numbers, hashes, framework ids)
+/// from values an author wrote. Fingerprints and page types drop or collapse the former, so an
+/// identity does not change when only those change.
+public enum VolatileValues {
+    /// Whether an `id` (or a `for` naming one) looks machine-generated: React's `:r1:`, Ember's
+    /// `ember123`, JSF's `j_idt12`, counters like `react-select-17-input`, hashes like `a8f3k29c`,
+    /// or any run of three or more digits. Single-digit ordinals that authors write (`step-2`,
+    /// `h2-title`) count as stable. Erring towards "generated" costs little: the element is then
+    /// told apart by its other attributes and its occurrence, while a changing id would change it.
+    public static func isGeneratedIdentifier(_ value: String) -> Bool {
+        if value.isEmpty || value.contains(":") { return true }
+        var digitRun = 0
+        for byte in value.utf8 {
+            digitRun = isDigit(byte) ? digitRun + 1 : 0
+            if digitRun >= 3 { return true }
+        }
+        for token in value.utf8.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }) {
+            let digits = token.filter(isDigit).count
+            let letters = token.filter(isLetter).count
+            if digits >= 2 && (letters == 0 || token.count >= 5) { return true }
+        }
+        return false
+    }
+
+    /// Whether a URL path segment varies from page to page of one template: a number, a UUID or
+    /// long hex id, or a slug carrying a number (`123-blue-shirt`, `blue-shirt-123`, `p12345`).
+    public static func isVariableSegment(_ segment: Substring) -> Bool {
+        let bytes = Array(segment.utf8)
+        guard !bytes.isEmpty else { return false }
+        if bytes.allSatisfy(isDigit) { return true }
+        let hexDigits = bytes.filter { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }.count
+        let dashes = bytes.filter { $0 == UInt8(ascii: "-") }.count
+        if bytes.count >= 8, hexDigits + dashes == bytes.count, bytes.contains(where: isDigit) { return true }
+        let tokens = bytes.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+        if tokens.count > 1, tokens.contains(where: { $0.allSatisfy(isDigit) }) { return true }
+        // A letter prefix followed by a long number, as in `p12345` or `sku00042`.
+        let trailingDigits = bytes.reversed().prefix(while: isDigit).count
+        return trailingDigits >= 3 && bytes.dropLast(trailingDigits).allSatisfy(isLetter)
+    }
+
+    /// A path with its variable segments replaced by `*`, keeping a file extension
+    /// (`/img/products/123.jpg` → `/img/products/*.jpg`).
+    public static func collapsedPath(_ path: Substring) -> String {
+        var output = ""
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            output += "/"
+            output += collapsedSegment(segment)
+        }
+        return output.isEmpty ? "/" : output
+    }
+
+    static func collapsedSegment(_ segment: Substring) -> String {
+        if let dot = segment.lastIndex(of: "."), dot != segment.startIndex {
+            let stem = segment[..<dot]
+            let fileExtension = segment[dot...]
+            if fileExtension.count <= 6, isVariableSegment(stem) { return "*" + fileExtension }
+        }
+        return isVariableSegment(segment) ? "*" : String(segment)
+    }
+
+    /// A URL attribute value reduced to what identifies its target across pages: the path with
+    /// variable segments collapsed, no query or fragment, the host kept only when it is not the page's.
+    public static func normalizedURLReference(_ value: String, pageHost: Substring?) -> String {
+        let trimmed = value.trimmingASCIIWhitespace()
+        if trimmed.isEmpty { return "" }
+        if trimmed.hasPrefix("#") { return "#" }
+        let lower = trimmed.lowercased()
+        for scheme in ["javascript:", "mailto:", "tel:", "data:"] where lower.hasPrefix(scheme) { return scheme }
+        let parts = URLParts(String(trimmed))
+        let host = parts.host.map { $0.lowercased() }
+        let keepsHost = host != nil && host != pageHost?.lowercased()
+        return (keepsHost ? "//" + (host ?? "") : "") + collapsedPath(parts.path)
+    }
+
+    /// Text as a fingerprint reads it: whitespace collapsed, lowercase, digit runs as `#` (prices,
+    /// counts and dates change without the element changing), at most 100 characters.
+    public static func normalizedText(_ text: String) -> String {
+        var output = ""
+        var pendingSpace = false
+        var inDigits = false
+        var count = 0
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = !output.isEmpty
+                inDigits = false
+                continue
+            }
+            if pendingSpace {
+                output.append(" ")
+                pendingSpace = false
+                count += 1
+            }
+            if character.isNumber {
+                if !inDigits { output.append("#"); count += 1 }
+                inDigits = true
+            } else {
+                inDigits = false
+                output += character.lowercased()
+                count += 1
+            }
+            if count >= 100 { break }
+        }
+        return output
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+}
+
+/// The parts of a URL that fingerprints and page types read, without Foundation's URL parsing
+/// (which rejects much of what crawled pages contain and costs more than needed here).
+struct URLParts {
+    var host: Substring?
+    var path: Substring
+    var query: Substring?
+
+    init(_ url: String) {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        if let question = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: question)...]
+            rest = rest[..<question]
+        }
+        if let schemeEnd = rest.range(of: "://") {
+            rest = rest[schemeEnd.upperBound...]
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            host = rest[..<slash]
+            rest = rest[slash...]
+        } else if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            host = rest[..<slash]
+            rest = rest[slash...]
+        }
+        path = rest
+    }
+}
+
+extension String {
+    func trimmingASCIIWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
+}

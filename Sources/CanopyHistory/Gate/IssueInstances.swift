@@ -1,0 +1,83 @@
+import CanopyStore
+import CanopyRules
+import Foundation
+
+/// One finding of a finished run with everything a deploy-gate baseline needs to recognise the
+/// same problem later on another set of pages: the signature inside its component (the
+/// `StoredFinding` of reports leaves it out) and whether that component was site-wide in the run,
+/// which is what decided its issue key.
+public struct IssueInstance: Sendable, Equatable {
+    public let pageURL: String
+    public let pageType: String
+    public let ruleID: String
+    public let impact: Impact
+    public let outcome: FindingOutcome
+    public let target: String
+    public let snippet: String
+    public let message: String
+    public let owner: String?
+    public let elementSignature: String
+    public let componentKey: String?
+    public let componentSignature: String?
+    /// The component was site-wide in the run, so the issue key is the component's.
+    public let inSiteWideComponent: Bool
+    public let issueKey: String
+}
+
+extension RunStore {
+    /// The findings of a complete run with their issue keys, in recording order. Throws when the
+    /// run is unknown or not complete (its issue keys are set only when it finishes).
+    public func issueInstances(run: RunID) throws -> [IssueInstance] {
+        try withDatabase { database in
+            guard let status = try database.queryFirst("SELECT status FROM runs WHERE id = ?", [.integer(run.rawValue)], row: { $0.string(0) }) else {
+                throw StoreError.unknownRun(run)
+            }
+            guard status == RunStatus.complete.rawValue else {
+                throw StoreError.runNotRunning(run, RunStatus(rawValue: status) ?? .running)
+            }
+            return try database.query(
+                """
+                SELECT pages.url, pages.page_type, findings.rule_id, findings.impact, findings.outcome, findings.target,
+                       findings.snippet, findings.message, findings.owner, findings.element_signature, findings.component_key,
+                       findings.component_signature, findings.issue_key,
+                       EXISTS (SELECT 1 FROM run_components WHERE run_components.run_id = findings.run_id
+                               AND run_components.component_key = findings.component_key
+                               AND run_components.structure_hash = findings.component_hash)
+                FROM findings JOIN pages ON pages.id = findings.page_id
+                WHERE findings.run_id = ? ORDER BY findings.id
+                """,
+                [.integer(run.rawValue)]
+            ) { row in
+                IssueInstance(
+                    pageURL: row.string(0), pageType: row.optionalString(1) ?? "/", ruleID: row.string(2),
+                    impact: try Self.decode(Impact.self, row.string(3)), outcome: try Self.decode(FindingOutcome.self, row.string(4)),
+                    target: row.string(5), snippet: row.string(6), message: row.string(7), owner: row.optionalString(8),
+                    elementSignature: row.string(9), componentKey: row.optionalString(10), componentSignature: row.optionalString(11),
+                    inSiteWideComponent: row.int(13) != 0, issueKey: row.optionalString(12) ?? ""
+                )
+            }
+        }
+    }
+
+    /// The audited pages of a run (no error) with the component keys found on each, so a
+    /// baseline update can tell "fixed" from "not looked at".
+    public func auditedPageComponents(run: RunID) throws -> [String: Set<String>] {
+        try withDatabase { database in
+            var pages: [String: Set<String>] = [:]
+            try database.forEachRow(
+                """
+                SELECT pages.url, page_components.component_key
+                FROM pages LEFT JOIN page_components ON page_components.page_id = pages.id
+                WHERE pages.run_id = ? AND pages.error IS NULL
+                """,
+                [.integer(run.rawValue)]
+            ) { row in
+                let url = row.string(0)
+                var keys = pages[url] ?? []
+                if let key = row.optionalString(1) { keys.insert(key) }
+                pages[url] = keys
+            }
+            return pages
+        }
+    }
+}

@@ -1,0 +1,323 @@
+import CanopyStore
+import CanopyRules
+import Foundation
+
+/// What a trend report includes.
+public struct TrendOptions: Sendable {
+    /// Include every page of the latest run with its findings (the drill-down); the largest part.
+    public var includePages: Bool
+    /// Only the last this many complete runs (all when nil).
+    public var maximumRuns: Int?
+
+    public init(includePages: Bool = true, maximumRuns: Int? = nil) {
+        self.includePages = includePages
+        self.maximumRuns = maximumRuns
+    }
+}
+
+extension RunStore {
+    /// The trend over complete runs, read from the per-run summaries the analysis wrote at each
+    /// run's end (`run_totals`: a few hundred rows a run), never from all findings of all runs;
+    /// only the latest run's issues and findings are read in full, for its lists and drill-down.
+    public func trendReport(options: TrendOptions = TrendOptions(), generatedAt: Date = Date()) throws -> TrendReport {
+        try withDatabase { database in
+            // One read transaction: every query sees the same committed state while a crawl writes.
+            try database.transaction(immediate: false) {
+                try TrendQueries(database: database).report(options: options, generatedAt: generatedAt)
+            }
+        }
+    }
+}
+
+extension RunStore {
+    /// Each page of a complete run with its findings, in URL order (`LatestRun.pages` one at a time).
+    public func forEachDrillDownPage(run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
+        try withDatabase { database in
+            try database.transaction(immediate: false) { try TrendQueries(database: database).forEachPage(of: run, body) }
+        }
+    }
+
+    /// How many pages a complete run has, and the ones an HTML drill-down of at most `limit` pages
+    /// shows: all of them, or the failures and the pages with the most findings.
+    public func drillDownPages(run: RunID, limit: Int) throws -> (total: Int, pages: [PageDrillDown]) {
+        try withDatabase { database in
+            try database.transaction(immediate: false) { try TrendQueries(database: database).drillDown(of: run, limit: limit) }
+        }
+    }
+}
+
+private struct TrendQueries {
+    let database: SQLiteDatabase
+
+    func report(options: TrendOptions, generatedAt: Date) throws -> TrendReport {
+        var complete = try database.query("SELECT \(RunStore.runColumns) FROM runs WHERE status = 'complete' ORDER BY id") {
+            try RunStore.storedRun($0)
+        }
+        // The run before the first one shown is still needed to compare that first one with.
+        var previousOfFirst: StoredRun?
+        if let maximum = options.maximumRuns, complete.count > maximum {
+            previousOfFirst = complete[complete.count - maximum - 1]
+            complete.removeFirst(complete.count - maximum)
+        }
+        guard let firstShown = complete.first else {
+            return TrendReport(formatVersion: TrendReport.currentFormatVersion, generatedAt: generatedAt, runs: [], latest: nil)
+        }
+        let totals = try runTotals(since: firstShown.id)
+        let passes = try rulePasses(since: firstShown.id)
+
+        var trends: [RunTrend] = []
+        var previous = previousOfFirst
+        for run in complete {
+            let groups = totals[run.id] ?? [:]
+            let none = IssueTotals(issues: 0, instances: 0, findings: 0)
+            let violations = groups["outcome"]?["violation"] ?? none
+            trends.append(RunTrend(
+                runId: run.id, startedAt: run.startedAt, endedAt: run.endedAt, canopyVersion: run.canopyVersion, ruleSetName: run.ruleSetName,
+                coverage: run.coverage,
+                violations: violations,
+                needsReview: groups["outcome"]?["incomplete"] ?? none,
+                byImpact: Impact.allCases.reversed().compactMap { impact in
+                    groups["impact"]?[impact.rawValue].map { GroupTotals(name: impact.rawValue, issues: $0.issues, instances: $0.instances) }
+                },
+                byRule: Self.ruleTotals(groups["rule"] ?? [:], passes: passes[run.id] ?? [:]),
+                byPageType: Self.largestFirst(groups["page_type"] ?? [:]),
+                byComponent: Self.largestFirst(groups["component"] ?? [:]),
+                byOwner: Self.largestFirst(groups["owner"] ?? [:]).map { group in
+                    let owner = group.name.isEmpty ? nil : group.name
+                    return OwnerTotals(owner: owner, firstParty: owner == nil, issues: group.issues, instances: group.instances)
+                },
+                comparison: try previous.map { earlier in
+                    // The run before the first shown one is not in `totals`.
+                    let earlierViolations = try totals[earlier.id]?["outcome"]?["violation"]?.issues ?? violationIssues(of: earlier.id) ?? 0
+                    return try compare(run, violations: violations.issues, with: earlier, previousViolations: earlierViolations)
+                }
+            ))
+            previous = run
+        }
+        let latestRun = complete[complete.count - 1]
+        let previousRun = complete.count > 1 ? complete[complete.count - 2] : previousOfFirst
+        return TrendReport(
+            formatVersion: TrendReport.currentFormatVersion, generatedAt: generatedAt, runs: trends,
+            latest: try latest(latestRun, previous: previousRun, includePages: options.includePages)
+        )
+    }
+
+    // MARK: Per-run totals
+
+    /// The totals the analysis stored for each run, by run, dimension and name.
+    private func runTotals(since first: RunID) throws -> [RunID: [String: [String: IssueTotals]]] {
+        var totals: [RunID: [String: [String: IssueTotals]]] = [:]
+        try database.forEachRow(
+            "SELECT run_id, dimension, name, issues, instances, findings FROM run_totals WHERE run_id >= ?", [.integer(first.rawValue)]
+        ) { row in
+            totals[RunID(row.int64(0)), default: [:]][row.string(1), default: [:]][row.string(2)] = IssueTotals(
+                issues: row.int(3), instances: row.int(4), findings: row.int(5)
+            )
+        }
+        return totals
+    }
+
+    private func rulePasses(since first: RunID) throws -> [RunID: [String: Int]] {
+        var passes: [RunID: [String: Int]] = [:]
+        try database.forEachRow("SELECT run_id, rule_id, passes FROM run_rule_passes WHERE run_id >= ?", [.integer(first.rawValue)]) { row in
+            passes[RunID(row.int64(0)), default: [:]][row.string(1)] = row.int(2)
+        }
+        return passes
+    }
+
+    private func violationIssues(of run: RunID) throws -> Int? {
+        try database.queryFirst(
+            "SELECT issues FROM run_totals WHERE run_id = ? AND dimension = 'outcome' AND name = 'violation'", [.integer(run.rawValue)]
+        ) { $0.int(0) }
+    }
+
+    private static func largestFirst(_ groups: [String: IssueTotals]) -> [GroupTotals] {
+        groups.map { GroupTotals(name: $0.key, issues: $0.value.issues, instances: $0.value.instances) }
+            .sorted { ($0.instances, $1.name) > ($1.instances, $0.name) }
+    }
+
+    /// Rules with violations, and rules with only passes (zero issues), most instances first.
+    private static func ruleTotals(_ violations: [String: IssueTotals], passes: [String: Int]) -> [RuleTotals] {
+        Set(violations.keys).union(passes.keys).map { rule in
+            let totals = violations[rule] ?? IssueTotals(issues: 0, instances: 0, findings: 0)
+            return RuleTotals(ruleId: rule, issues: totals.issues, instances: totals.instances, findings: totals.findings, passes: passes[rule] ?? 0)
+        }
+        .sorted { ($0.instances, $1.ruleId) > ($1.instances, $0.ruleId) }
+    }
+
+    // MARK: Comparison
+
+    private func compare(_ run: StoredRun, violations currentCount: Int, with previous: StoredRun, previousViolations previousCount: Int) throws -> RunComparison {
+        let current = SQLiteValue.integer(run.id.rawValue), earlier = SQLiteValue.integer(previous.id.rawValue)
+        let new = try database.queryFirst(
+            """
+            SELECT COUNT(*) FROM run_issues AS now
+            WHERE now.run_id = ? AND now.outcome = 'violation'
+              AND NOT EXISTS (SELECT 1 FROM run_issues AS before WHERE before.run_id = ? AND before.issue_key = now.issue_key)
+            """,
+            [current, earlier]
+        ) { $0.int(0) } ?? 0
+        let persisting = currentCount - new
+        let added = Set(run.ruleIDs).subtracting(previous.ruleIDs).sorted()
+        let removed = Set(previous.ruleIDs).subtracting(run.ruleIDs).sorted()
+        let ruleSetChanged = run.ruleSetHash != previous.ruleSetHash || !added.isEmpty || !removed.isEmpty
+        var changes: [String] = []
+        if !added.isEmpty { changes.append("rules added: " + added.joined(separator: ", ")) }
+        if !removed.isEmpty { changes.append("rules removed: " + removed.joined(separator: ", ")) }
+        if ruleSetChanged && added.isEmpty && removed.isEmpty { changes.append("rule set changed (impacts or options)") }
+        if run.ruleSetName != previous.ruleSetName { changes.append("rule set renamed: \(previous.ruleSetName) → \(run.ruleSetName)") }
+        if run.configHash != previous.configHash { changes.append("configuration changed") }
+        if run.canopyVersion != previous.canopyVersion { changes.append("Canopy \(previous.canopyVersion) → \(run.canopyVersion)") }
+        let instances = try InstanceChanges.stored(run.id, against: previous.id, in: database)
+            ?? InstanceChanges.between(run.id, and: previous.id, in: database)
+        return RunComparison(
+            previousRunId: previous.id, newIssues: new, fixedIssues: previousCount - persisting, persistingIssues: persisting,
+            newInstances: instances.new, fixedInstances: instances.fixed, persistingInstances: instances.persisting,
+            ruleSetChanged: ruleSetChanged, rulesAdded: added, rulesRemoved: removed,
+            configChanged: run.configHash != previous.configHash, canopyVersionChanged: run.canopyVersion != previous.canopyVersion,
+            changes: changes
+        )
+    }
+
+    // MARK: Latest run
+
+    private func latest(_ run: StoredRun, previous: StoredRun?, includePages: Bool) throws -> LatestRun {
+        let runValue = SQLiteValue.integer(run.id.rawValue)
+        // Complete runs up to this one, oldest first, and for each open issue the positions of
+        // the runs that had it: its first run ever, and where its current streak began.
+        let completeRuns = try database.query(
+            "SELECT id, started_at FROM runs WHERE status = 'complete' AND id <= ? ORDER BY id", [runValue]
+        ) { (RunID($0.int64(0)), Date(timeIntervalSince1970: $0.double(1))) }
+        let positions = Dictionary(uniqueKeysWithValues: completeRuns.enumerated().map { ($0.element.0, $0.offset) })
+        var seenAt: [String: [Int]] = [:]
+        try database.forEachRow(
+            """
+            SELECT now.issue_key, seen.run_id
+            FROM run_issues AS now
+            JOIN run_issues AS seen ON seen.issue_key = now.issue_key AND seen.run_id <= now.run_id
+            WHERE now.run_id = ?
+            """,
+            [runValue]
+        ) { row in
+            if let position = positions[RunID(row.int64(1))] { seenAt[row.string(0), default: []].append(position) }
+        }
+        var firstSeen: [String: (streak: Int, ever: Int)] = [:]
+        for (key, seen) in seenAt {
+            let sorted = seen.sorted(by: >)
+            var streak = sorted[0]
+            for position in sorted.dropFirst() where position == streak - 1 { streak = position }
+            firstSeen[key] = (streak, sorted[sorted.count - 1])
+        }
+        var previousKeys: Set<String> = []
+        if let previous {
+            try database.forEachRow("SELECT issue_key FROM run_issues WHERE run_id = ?", [.integer(previous.id.rawValue)]) {
+                previousKeys.insert($0.string(0))
+            }
+        }
+        var issues = try database.query(
+            """
+            SELECT run_issues.issue_key, run_issues.rule_id, run_issues.impact, run_issues.outcome, run_issues.owner, run_issues.page_type,
+                   run_issues.component_key, run_issues.instances, run_issues.findings,
+                   pages.url, findings.target, findings.snippet, findings.message
+            FROM run_issues
+            JOIN findings ON findings.id = run_issues.example_finding_id
+            JOIN pages ON pages.id = findings.page_id
+            WHERE run_issues.run_id = ?
+            """,
+            [runValue]
+        ) { row in
+            let key = row.string(0)
+            let latest = completeRuns.count - 1
+            let seen = firstSeen[key] ?? (latest, latest)
+            let (streak, ever) = (completeRuns[max(0, seen.streak)], completeRuns[max(0, seen.ever)])
+            return OpenIssue(
+                issueKey: key, ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), owner: row.optionalString(4),
+                pageType: row.optionalString(5), component: row.optionalString(6), pageCount: row.int(7), findingCount: row.int(8),
+                firstSeenRunId: streak.0, firstSeenAt: streak.1, firstSeenEverRunId: ever.0, firstSeenEverAt: ever.1,
+                isNew: previous != nil && !previousKeys.contains(key),
+                example: IssueExample(url: row.string(9), target: row.string(10), snippet: row.string(11), message: row.string(12))
+            )
+        }
+        let impactRank = ["critical": 3, "serious": 2, "moderate": 1, "minor": 0]
+        issues.sort { left, right in
+            let leftOrder = (left.outcome == "violation" ? 1 : 0, impactRank[left.impact, default: 0], left.pageCount)
+            let rightOrder = (right.outcome == "violation" ? 1 : 0, impactRank[right.impact, default: 0], right.pageCount)
+            if leftOrder != rightOrder { return leftOrder > rightOrder }
+            return (left.ruleId, left.issueKey) < (right.ruleId, right.issueKey)
+        }
+        let pageTypes = try database.query(
+            "SELECT page_type, page_count FROM run_page_types WHERE run_id = ? ORDER BY page_count DESC, page_type", [runValue]
+        ) { GroupCount(name: $0.string(0), pages: $0.int(1)) }
+        let components = try database.query(
+            // A component's shapes (structure hashes) add up to the pages holding it.
+            """
+            SELECT component_key, SUM(page_count) AS pages FROM run_components WHERE run_id = ?
+            GROUP BY component_key ORDER BY pages DESC, component_key
+            """,
+            [runValue]
+        ) { GroupCount(name: $0.string(0), pages: $0.int(1)) }
+        return LatestRun(
+            runId: run.id, openIssues: issues, pageTypes: pageTypes, components: components,
+            pages: includePages ? try pages(of: run.id) : []
+        )
+    }
+
+    private func pages(of run: RunID) throws -> [PageDrillDown] {
+        var pages: [PageDrillDown] = []
+        try forEachPage(of: run) { pages.append($0) }
+        return pages
+    }
+
+    /// The run's pages with their findings in URL order, one at a time: trend.json's drill-down
+    /// is written page by page, so a 100,000-page run is never held whole.
+    func forEachPage(of run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
+        try database.forEachRow(
+            "SELECT id, url, final_url, title, page_type, status_code, error FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]
+        ) { row in
+            try body(try page(row))
+        }
+    }
+
+    /// The pages the HTML drill-down shows: every page when there are at most `limit`, else the
+    /// `limit` most worth opening (failures first, then most findings), chosen by the database.
+    func drillDown(of run: RunID, limit: Int) throws -> (total: Int, pages: [PageDrillDown]) {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        let total = try database.queryFirst("SELECT COUNT(*) FROM pages WHERE run_id = ?", [runValue]) { $0.int(0) } ?? 0
+        guard total > limit else { return (total, try pages(of: run)) }
+        let pages = try database.query(
+            """
+            SELECT id, url, final_url, title, page_type, status_code, error FROM (
+                SELECT pages.*, (SELECT COUNT(*) FROM findings JOIN run_issues
+                                 ON run_issues.run_id = findings.run_id AND run_issues.issue_key = findings.issue_key
+                                 WHERE findings.page_id = pages.id) AS finding_count
+                FROM pages WHERE run_id = ?
+            )
+            WHERE error IS NOT NULL OR finding_count > 0
+            ORDER BY error IS NOT NULL DESC, finding_count DESC, url LIMIT ?
+            """,
+            [runValue, .integer(Int64(limit))]
+        ) { try page($0) }
+        return (total, pages)
+    }
+
+    private func page(_ row: SQLiteRow) throws -> PageDrillDown {
+        let findings = try database.query(
+            """
+            SELECT findings.issue_key, findings.rule_id, findings.impact, findings.outcome, findings.target,
+                   findings.owner, run_issues.component_key
+            FROM findings JOIN run_issues ON run_issues.run_id = findings.run_id AND run_issues.issue_key = findings.issue_key
+            WHERE findings.page_id = ? ORDER BY findings.id
+            """,
+            [.integer(row.int64(0))]
+        ) { row in
+            PageFinding(
+                issueKey: row.string(0), ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), target: row.string(4),
+                owner: row.optionalString(5), component: row.optionalString(6)
+            )
+        }
+        return PageDrillDown(
+            url: row.string(1), finalUrl: row.optionalString(2), title: row.optionalString(3), pageType: row.optionalString(4),
+            statusCode: row.optionalInt(5), error: row.optionalString(6), findings: findings
+        )
+    }
+}

@@ -1,0 +1,514 @@
+import CanopyHistory
+import CanopyStore
+import Foundation
+
+/// `index.html`: the trend report a team opens, in one self-contained file.
+///
+/// - No script and nothing fetched: CSS and SVG charts are inline, and a Content-Security-Policy
+///   allows nothing else, so even a mistake in escaping could not run a crawled script.
+/// - Every string that comes from a crawl or a configuration goes through `esc`
+///   (`HTMLEscaping.escape`); crawled URLs become links only when they are http(s).
+/// - It must pass Canopy's own rules: landmarks, one h1 and ordered headings, tables with
+///   header cells and scopes, charts with a name and their numbers in a table, no keyboard trap.
+///
+/// Large sites: the open-issues table and the page drill-down are capped (`Limits`) and say so;
+/// trend.json and open-issues.csv hold everything.
+public struct TrendHTMLReport: Sendable {
+    public struct Limits: Sendable {
+        /// Rows of the open-issues table, most severe and widespread first.
+        public var openIssues: Int
+        /// Pages in the drill-down; above it, the pages with the most findings.
+        public var drillDownPages: Int
+        /// Findings listed under one page.
+        public var findingsPerPage: Int
+
+        public init(openIssues: Int = 500, drillDownPages: Int = 300, findingsPerPage: Int = 100) {
+            self.openIssues = openIssues
+            self.drillDownPages = drillDownPages
+            self.findingsPerPage = findingsPerPage
+        }
+    }
+
+    public static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+    public let report: TrendReport
+    /// What the report is about, e.g. the start URL's host; crawled, so escaped.
+    public let siteName: String
+    public let limits: Limits
+    /// The latest run's page count and the pages to choose the drill-down from; nil takes
+    /// `report.latest.pages` (`RunStore.drillDownPages` gives them without reading every page).
+    public let drillDown: (total: Int, pages: [PageDrillDown])?
+
+    public init(report: TrendReport, siteName: String, limits: Limits = Limits(), drillDown: (total: Int, pages: [PageDrillDown])? = nil) {
+        self.report = report
+        self.siteName = siteName
+        self.limits = limits
+        self.drillDown = drillDown
+    }
+
+    static let impactColors: [(impact: String, color: String)] = [
+        ("critical", "#7f1d1d"), ("serious", "#c2410c"), ("moderate", "#8a5a00"), ("minor", "#475569"),
+    ]
+    static let newColor = "#b91c1c"
+    static let fixedColor = "#15803d"
+
+    public func render() -> String {
+        var page = HTMLPage(dates: DateText())
+        page.head(title: "Accessibility trend – \(siteName)")
+        page.body(siteName: siteName, hasRuns: !report.runs.isEmpty)
+        if let latestTrend = report.runs.last {
+            page.summary(latestTrend, latest: report.latest, runs: report.runs.count)
+            page.trend(report.runs)
+            page.whereIssuesAre(latestTrend, latest: report.latest)
+            page.coverage(latestTrend, latest: report.latest)
+            if let latest = report.latest {
+                page.openIssues(latest.openIssues, limit: limits.openIssues)
+                page.drillDown(drillDown?.pages ?? latest.pages, total: drillDown?.total ?? latest.pages.count, limits: limits)
+            }
+        } else {
+            page.raw("<p>No complete run yet. Run <code>canopy crawl</code>; an interrupted or running crawl is never counted.</p>")
+        }
+        page.end(generatedAt: report.generatedAt)
+        return page.html
+    }
+}
+
+/// Formats dates the same way everywhere in the report: UTC, ISO 8601 order.
+private struct DateText {
+    private let day: DateFormatter
+    private let minute: DateFormatter
+
+    init() {
+        func formatter(_ format: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = format
+            return formatter
+        }
+        day = formatter("yyyy-MM-dd")
+        minute = formatter("yyyy-MM-dd HH:mm 'UTC'")
+    }
+
+    func date(_ date: Date) -> String { day.string(from: date) }
+    func time(_ date: Date) -> String { minute.string(from: date) }
+    /// `MM-dd`, for chart axes.
+    func short(_ date: Date) -> String { String(day.string(from: date).dropFirst(5)) }
+}
+
+/// The document as it is written, section by section.
+private struct HTMLPage {
+    let dates: DateText
+    var html = ""
+
+    init(dates: DateText) {
+        self.dates = dates
+        html.reserveCapacity(1 << 20)
+    }
+
+    /// Markup written by this file; never crawled content.
+    mutating func raw(_ markup: String) { html += markup }
+
+    func esc(_ text: some StringProtocol) -> String { HTMLEscaping.escape(text) }
+
+    /// A crawled URL as text, and as a link when it is http(s).
+    func url(_ value: String) -> String {
+        guard let href = HTMLEscaping.linkableURL(value) else { return "<span class=\"url\">\(esc(value))</span>" }
+        return "<a class=\"url\" href=\"\(esc(href))\" rel=\"noreferrer\">\(esc(value))</a>"
+    }
+
+    mutating func head(title: String) {
+        raw("""
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="\(TrendHTMLReport.contentSecurityPolicy)">
+            <meta name="referrer" content="no-referrer">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(esc(title))</title>
+            <style>\(Self.styleSheet)</style>
+            </head>
+
+            """)
+    }
+
+    mutating func body(siteName: String, hasRuns: Bool) {
+        raw("""
+            <body>
+            <header>
+            <a class="skip" href="#main">Skip to the report</a>
+            <p class="brand">Canopy accessibility report</p>
+
+            """)
+        if hasRuns {
+            raw("""
+                <nav aria-label="Report sections">
+                <ul>
+                <li><a href="#summary">Summary</a></li>
+                <li><a href="#trend">Trend</a></li>
+                <li><a href="#where">Where the issues are</a></li>
+                <li><a href="#coverage">Coverage</a></li>
+                <li><a href="#issues">Open issues</a></li>
+                <li><a href="#pages">Pages</a></li>
+                </ul>
+                </nav>
+
+                """)
+        }
+        raw("</header>\n<main id=\"main\">\n<h1>Accessibility of \(esc(siteName))</h1>\n")
+    }
+
+    mutating func end(generatedAt: Date) {
+        raw("""
+            </main>
+            <footer>
+            <p>Generated by Canopy \(esc(CanopyVersion.current)) on \(esc(dates.time(generatedAt))). \
+            The same data for tools: <a href="trend.json">trend.json</a>, <a href="open-issues.csv">open-issues.csv</a>, \
+            <a href="latest-results.jsonl">latest-results.jsonl</a> (axe-core's result shape).</p>
+            </footer>
+            </body>
+            </html>
+
+            """)
+    }
+
+    // MARK: Summary
+
+    mutating func summary(_ run: RunTrend, latest: LatestRun?, runs: Int) {
+        let comparison = run.comparison
+        raw("<section id=\"summary\">\n<h2>Summary</h2>\n")
+        raw("<p>Latest complete run: run \(run.runId) of \(esc(dates.time(run.startedAt))), rule set <code>\(esc(run.ruleSetName))</code>, \(runs) complete \(runs == 1 ? "run" : "runs") in the trend.</p>\n")
+        raw("<ul class=\"figures\">\n")
+        figure(run.violations.issues, "violation issues", detail: "\(run.violations.instances) instances, \(run.violations.findings) failing elements")
+        if let comparison {
+            figure(comparison.newIssues, "new since run \(comparison.previousRunId)", detail: "\(comparison.newInstances) new instances")
+            figure(comparison.fixedIssues, "fixed since run \(comparison.previousRunId)", detail: "\(comparison.fixedInstances) fixed instances")
+        }
+        figure(run.needsReview.issues, "issues to review", detail: "elements a person must check")
+        figure(run.coverage.crawled, "pages audited", detail: "\(run.coverage.failed) failed")
+        raw("</ul>\n")
+        if let comparison, !comparison.changes.isEmpty {
+            raw("<p class=\"note\"><strong>Not only the site changed since run \(comparison.previousRunId):</strong> \(esc(comparison.changes.joined(separator: "; "))). Part of the difference may come from that.</p>\n")
+        }
+        raw("</section>\n")
+    }
+
+    private mutating func figure(_ value: Int, _ label: String, detail: String?) {
+        raw("<li><span class=\"value\">\(value)</span> \(esc(label))")
+        if let detail { raw("<br><span class=\"detail\">\(esc(detail))</span>") }
+        raw("</li>\n")
+    }
+
+    // MARK: Trend
+
+    mutating func trend(_ runs: [RunTrend]) {
+        raw("<section id=\"trend\">\n<h2>Trend</h2>\n")
+        let impacts = TrendHTMLReport.impactColors
+        let columns = runs.map { run in
+            SVGCharts.Column(
+                label: dates.short(run.startedAt),
+                values: impacts.map { impact in run.byImpact.first { $0.name == impact.impact }?.issues ?? 0 },
+                marked: !(run.comparison?.changes.isEmpty ?? true)
+            )
+        }
+        let first = runs[0], last = runs[runs.count - 1]
+        let markedCount = columns.count(where: \.marked)
+        raw("<h3>Violation issues per run, by impact</h3>\n<figure>\n")
+        raw(SVGCharts.columns(
+            columns, series: impacts.map { SVGCharts.Series(name: $0.impact, color: $0.color) }, stacked: true,
+            label: "Stacked bar chart of violation issues per run by impact, \(runs.count) runs from \(dates.date(first.startedAt)) to \(dates.date(last.startedAt)); "
+                + "latest run \(last.violations.issues) issues. \(markedCount) runs marked for a rule-set or configuration change. The table below lists every number."
+        ))
+        raw("<figcaption>")
+        legend(impacts.map { ($0.impact, $0.color) } + (markedCount > 0 ? [("rule set or configuration changed before this run", SVGCharts.markerColor)] : []))
+        raw("</figcaption>\n</figure>\n")
+
+        raw("<h3>New and fixed issues per run</h3>\n<figure>\n")
+        let compared = runs.filter { $0.comparison != nil }
+        if compared.isEmpty {
+            raw("<p>One run so far: new and fixed issues show from the second run on.</p>\n")
+        } else {
+            raw(SVGCharts.columns(
+                compared.map { run in
+                    SVGCharts.Column(
+                        label: dates.short(run.startedAt), values: [run.comparison?.newIssues ?? 0, run.comparison?.fixedIssues ?? 0],
+                        marked: !(run.comparison?.changes.isEmpty ?? true)
+                    )
+                },
+                series: [SVGCharts.Series(name: "new", color: TrendHTMLReport.newColor), SVGCharts.Series(name: "fixed", color: TrendHTMLReport.fixedColor)],
+                stacked: false,
+                label: "Bar chart of new and fixed violation issues per run against the run before, \(compared.count) runs; latest run "
+                    + "\(last.comparison?.newIssues ?? 0) new and \(last.comparison?.fixedIssues ?? 0) fixed. The table below lists every number."
+            ))
+            raw("<figcaption>")
+            legend([("new", TrendHTMLReport.newColor), ("fixed", TrendHTMLReport.fixedColor)])
+            raw("</figcaption>\n")
+        }
+        raw("</figure>\n")
+
+        raw("<details>\n<summary>The trend's numbers, run by run</summary>\n<table>\n<caption>Violation issues per run</caption>\n<thead><tr>")
+        raw("<th scope=\"col\">Run</th><th scope=\"col\">Started</th>")
+        for impact in impacts { raw("<th scope=\"col\" class=\"number\">\(esc(impact.impact.capitalized))</th>") }
+        raw("<th scope=\"col\" class=\"number\">Issues</th><th scope=\"col\" class=\"number\">Instances</th><th scope=\"col\" class=\"number\">New</th><th scope=\"col\" class=\"number\">Fixed</th><th scope=\"col\" class=\"number\">Pages</th><th scope=\"col\">Changes besides the site</th></tr></thead>\n<tbody>\n")
+        for run in runs.reversed() {
+            raw("<tr><th scope=\"row\">\(run.runId)</th><td>\(esc(dates.time(run.startedAt)))</td>")
+            for impact in impacts { raw("<td class=\"number\">\(run.byImpact.first { $0.name == impact.impact }?.issues ?? 0)</td>") }
+            raw("<td class=\"number\">\(run.violations.issues)</td><td class=\"number\">\(run.violations.instances)</td>")
+            raw("<td class=\"number\">\(run.comparison.map { String($0.newIssues) } ?? "–")</td><td class=\"number\">\(run.comparison.map { String($0.fixedIssues) } ?? "–")</td>")
+            raw("<td class=\"number\">\(run.coverage.crawled)</td><td>\(esc(run.comparison?.changes.joined(separator: "; ") ?? ""))</td></tr>\n")
+        }
+        raw("</tbody>\n</table>\n</details>\n")
+
+        let changed = runs.filter { !($0.comparison?.changes.isEmpty ?? true) }
+        raw("<h3>Rule-set and configuration changes</h3>\n")
+        if changed.isEmpty {
+            raw("<p>None: every run in the trend used the same rules, configuration and Canopy version as the run before it.</p>\n")
+        } else {
+            raw("<p>A jump at these runs may come from the change rather than from the site:</p>\n<ul>\n")
+            for run in changed {
+                raw("<li>Run \(run.runId) (\(esc(dates.date(run.startedAt)))): \(esc(run.comparison?.changes.joined(separator: "; ") ?? ""))</li>\n")
+            }
+            raw("</ul>\n")
+        }
+        raw("</section>\n")
+    }
+
+    private mutating func legend(_ entries: [(String, String)]) {
+        raw("<ul class=\"legend\">")
+        for (name, color) in entries {
+            raw("<li><span class=\"swatch\" style=\"background:\(color)\" aria-hidden=\"true\"></span>\(esc(name))</li>")
+        }
+        raw("</ul>")
+    }
+
+    // MARK: Where the issues are
+
+    mutating func whereIssuesAre(_ run: RunTrend, latest: LatestRun?) {
+        raw("<section id=\"where\">\n<h2>Where the issues are</h2>\n<p>In the latest run. An <em>instance</em> is an issue on one page: one template issue on 500 pages is 500 instances.</p>\n")
+        let rules = run.byRule.filter { $0.issues > 0 }.prefix(10)
+        raw("<h3>Top rules</h3>\n")
+        if rules.isEmpty {
+            raw("<p>No rule has a violation.</p>\n")
+        } else {
+            raw("<figure>\n")
+            raw(SVGCharts.bars(
+                rules.map { ($0.ruleId, $0.instances) }, color: "#c2410c",
+                label: "Bar chart of the \(rules.count) rules with the most violation instances in the latest run; the table below lists the numbers."
+            ))
+            raw("</figure>\n<table>\n<caption>Rules by violation instances</caption>\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\" class=\"number\">Issues</th><th scope=\"col\" class=\"number\">Instances</th><th scope=\"col\" class=\"number\">Failing elements</th><th scope=\"col\" class=\"number\">Passing elements</th></tr></thead>\n<tbody>\n")
+            for rule in rules {
+                raw("<tr><th scope=\"row\"><code>\(esc(rule.ruleId))</code></th><td class=\"number\">\(rule.issues)</td><td class=\"number\">\(rule.instances)</td><td class=\"number\">\(rule.findings)</td><td class=\"number\">\(rule.passes)</td></tr>\n")
+            }
+            raw("</tbody>\n</table>\n")
+        }
+
+        let pageCounts = Dictionary((latest?.pageTypes ?? []).map { ($0.name, $0.pages) }, uniquingKeysWith: { first, _ in first })
+        let types = run.byPageType.prefix(10)
+        raw("<h3>Top page types</h3>\n")
+        if types.isEmpty {
+            raw("<p>No page type has a violation outside the site-wide components.</p>\n")
+        } else {
+            raw("<figure>\n")
+            raw(SVGCharts.bars(
+                types.map { ($0.name, $0.instances) }, color: "#475569",
+                label: "Bar chart of the \(types.count) page types with the most violation instances outside site-wide components; the table below lists the numbers."
+            ))
+            raw("</figure>\n<table>\n<caption>Page types by violation instances (outside site-wide components)</caption>\n<thead><tr><th scope=\"col\">Page type</th><th scope=\"col\" class=\"number\">Pages</th><th scope=\"col\" class=\"number\">Issues</th><th scope=\"col\" class=\"number\">Instances</th></tr></thead>\n<tbody>\n")
+            for type in types {
+                raw("<tr><th scope=\"row\"><code>\(esc(type.name))</code></th><td class=\"number\">\(pageCounts[type.name].map(String.init) ?? "–")</td><td class=\"number\">\(type.issues)</td><td class=\"number\">\(type.instances)</td></tr>\n")
+            }
+            raw("</tbody>\n</table>\n")
+        }
+
+        let componentPages = Dictionary((latest?.components ?? []).map { ($0.name, $0.pages) }, uniquingKeysWith: max)
+        raw("<h3>Site-wide components</h3>\n")
+        if run.byComponent.isEmpty {
+            raw("<p>No violation inside a site-wide component (a header, footer, navigation or widget found on most pages).</p>\n")
+        } else {
+            raw("<p>Markup found on most pages. Each of its issues is counted once, however many pages carry it.</p>\n")
+            raw("<table>\n<caption>Site-wide components with violations</caption>\n<thead><tr><th scope=\"col\">Component</th><th scope=\"col\" class=\"number\">On pages</th><th scope=\"col\" class=\"number\">Issues</th><th scope=\"col\" class=\"number\">Instances</th></tr></thead>\n<tbody>\n")
+            for component in run.byComponent {
+                raw("<tr><th scope=\"row\"><code>\(esc(component.name))</code></th><td class=\"number\">\(componentPages[component.name].map(String.init) ?? "–")</td><td class=\"number\">\(component.issues)</td><td class=\"number\">\(component.instances)</td></tr>\n")
+            }
+            raw("</tbody>\n</table>\n")
+        }
+
+        raw("<h3>Owners</h3>\n")
+        if run.byOwner.isEmpty {
+            raw("<p>No violations.</p>\n")
+        } else {
+            raw("<table>\n<caption>Violations by owner: the site's own markup, or a vendor's (configured under <code>owners</code>)</caption>\n<thead><tr><th scope=\"col\">Owner</th><th scope=\"col\" class=\"number\">Issues</th><th scope=\"col\" class=\"number\">Instances</th></tr></thead>\n<tbody>\n")
+            for owner in run.byOwner {
+                raw("<tr><th scope=\"row\">\(owner.owner.map { esc($0) } ?? "First party (the site's own markup)")</th><td class=\"number\">\(owner.issues)</td><td class=\"number\">\(owner.instances)</td></tr>\n")
+            }
+            raw("</tbody>\n</table>\n")
+        }
+        raw("</section>\n")
+    }
+
+    // MARK: Coverage
+
+    mutating func coverage(_ run: RunTrend, latest: LatestRun?) {
+        let coverage = run.coverage
+        raw("""
+            <section id="coverage">
+            <h2>Coverage</h2>
+            <table>
+            <caption>What the latest run reached</caption>
+            <thead><tr><th scope="col">Pages</th><th scope="col" class="number">Count</th></tr></thead>
+            <tbody>
+            <tr><th scope="row">Planned</th><td class="number">\(coverage.planned)</td></tr>
+            <tr><th scope="row">Audited</th><td class="number">\(coverage.crawled)</td></tr>
+            <tr><th scope="row">Failed (no answer, an error status, too large)</th><td class="number">\(coverage.failed)</td></tr>
+            <tr><th scope="row">Skipped: out of scope</th><td class="number">\(coverage.skippedByScope)</td></tr>
+            <tr><th scope="row">Skipped: disallowed by robots.txt</th><td class="number">\(coverage.skippedByRobots)</td></tr>
+            </tbody>
+            </table>
+
+            """)
+        if coverage.failed > 0 {
+            raw("<p class=\"note\">Pages that failed have no findings in this run, so their issues count as fixed: read the fixed count with the failures.</p>\n")
+        }
+        if let types = latest?.pageTypes, !types.isEmpty {
+            raw("<h3>Page types covered</h3>\n<table>\n<caption>Templates the latest run reached, by URL pattern</caption>\n<thead><tr><th scope=\"col\">Page type</th><th scope=\"col\" class=\"number\">Pages</th></tr></thead>\n<tbody>\n")
+            for type in types {
+                raw("<tr><th scope=\"row\"><code>\(esc(type.name))</code></th><td class=\"number\">\(type.pages)</td></tr>\n")
+            }
+            raw("</tbody>\n</table>\n")
+        }
+        raw("</section>\n")
+    }
+
+    // MARK: Open issues
+
+    mutating func openIssues(_ issues: [OpenIssue], limit: Int) {
+        raw("<section id=\"issues\">\n<h2>Open issues</h2>\n")
+        guard !issues.isEmpty else {
+            raw("<p>None in the latest run.</p>\n</section>\n")
+            return
+        }
+        let shown = issues.prefix(limit)
+        raw("<p>\(issues.count) open \(issues.count == 1 ? "issue" : "issues"): violations first, then by impact and number of pages. Each issue is one problem however many pages have it; the example is one of them.")
+        if shown.count < issues.count {
+            raw(" This table shows the first \(shown.count); <a href=\"open-issues.csv\">open-issues.csv</a> and trend.json list all \(issues.count).")
+        }
+        raw("</p>\n<table class=\"issues\">\n<caption>Open issues of the latest run</caption>\n<thead><tr>")
+        raw("<th scope=\"col\">Rule</th><th scope=\"col\">Impact</th><th scope=\"col\" class=\"number\">Pages</th><th scope=\"col\">First seen</th><th scope=\"col\">Owner</th><th scope=\"col\">Component or page type</th><th scope=\"col\">Example: target, markup and page</th>")
+        raw("</tr></thead>\n<tbody>\n")
+        for issue in shown {
+            raw("<tr><th scope=\"row\"><code>\(esc(issue.ruleId))</code>")
+            if issue.isNew { raw(" <span class=\"badge\">new</span>") }
+            if issue.outcome != "violation" { raw("<br><span class=\"detail\">to review</span>") }
+            raw("</th><td><span class=\"impact impact-\(esc(issue.impact))\">\(esc(issue.impact))</span></td>")
+            raw("<td class=\"number\">\(issue.pageCount)</td><td>\(esc(dates.date(issue.firstSeenAt)))<br><span class=\"detail\">run \(issue.firstSeenRunId)</span>")
+            if issue.firstSeenEverRunId != issue.firstSeenRunId {
+                // A regression: its age counts from its return, and the earlier life is not hidden.
+                raw("<br><span class=\"detail\">back again; first seen \(esc(dates.date(issue.firstSeenEverAt))), run \(issue.firstSeenEverRunId)</span>")
+            }
+            raw("</td>")
+            raw("<td>\(issue.owner.map { esc($0) } ?? "first party")</td>")
+            if let component = issue.component {
+                raw("<td>component <code>\(esc(component))</code></td>")
+            } else {
+                raw("<td>page type <code>\(esc(issue.pageType ?? "–"))</code></td>")
+            }
+            raw("<td><code class=\"target\">\(esc(issue.example.target))</code><pre class=\"snippet\"><code>\(esc(issue.example.snippet))</code></pre>")
+            raw("<p class=\"message\">\(esc(issue.example.message))</p><p class=\"detail\">on \(url(issue.example.url))</p></td></tr>\n")
+        }
+        raw("</tbody>\n</table>\n</section>\n")
+    }
+
+    // MARK: Pages
+
+    /// `pages` may be all `total` pages, or only those worth showing when there are too many.
+    mutating func drillDown(_ pages: [PageDrillDown], total: Int, limits: TrendHTMLReport.Limits) {
+        raw("<section id=\"pages\">\n<h2>Pages</h2>\n")
+        var shown = pages
+        if total > limits.drillDownPages {
+            // The pages most worth opening: failures and the most findings first.
+            shown = pages.filter { $0.error != nil || !$0.findings.isEmpty }
+                .sorted { ($0.error != nil ? 1 : 0, $0.findings.count, $1.url) > ($1.error != nil ? 1 : 0, $1.findings.count, $0.url) }
+            shown = Array(shown.prefix(limits.drillDownPages))
+            raw("<p>The latest run has \(total) pages; here are the \(shown.count) with failures or the most findings. trend.json lists every page with its findings.</p>\n")
+        } else {
+            raw("<p>Every page of the latest run, with its findings. Open a page to see them.</p>\n")
+        }
+        for page in shown {
+            let violations = page.findings.count { $0.outcome == "violation" }
+            let review = page.findings.count - violations
+            var outline = page.error != nil ? "could not be audited" : "\(violations) \(violations == 1 ? "violation" : "violations")"
+            if review > 0 { outline += ", \(review) to review" }
+            raw("<details class=\"page\">\n<summary><span class=\"url\">\(esc(page.url))</span> — \(esc(outline))</summary>\n<dl>\n")
+            raw("<dt>Address</dt><dd>\(url(page.url))</dd>\n")
+            if let finalURL = page.finalUrl, finalURL != page.url { raw("<dt>Redirected to</dt><dd>\(url(finalURL))</dd>\n") }
+            raw("<dt>Title</dt><dd>\(page.title.map { esc($0) } ?? "(none)")</dd>\n")
+            raw("<dt>Page type</dt><dd><code>\(esc(page.pageType ?? "–"))</code></dd>\n")
+            raw("<dt>HTTP status</dt><dd>\(page.statusCode.map(String.init) ?? "no response")</dd>\n")
+            if let error = page.error { raw("<dt>Error</dt><dd>\(esc(error))</dd>\n") }
+            raw("</dl>\n")
+            if !page.findings.isEmpty {
+                let listed = page.findings.prefix(limits.findingsPerPage)
+                raw("<table>\n<caption>Findings on this page\(listed.count < page.findings.count ? " (the first \(listed.count) of \(page.findings.count))" : "")</caption>\n")
+                raw("<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Impact</th><th scope=\"col\">Outcome</th><th scope=\"col\">Target</th><th scope=\"col\">Owner or component</th></tr></thead>\n<tbody>\n")
+                for finding in listed {
+                    let place = [finding.owner, finding.component.map { "component " + $0 }].compactMap { $0 }.joined(separator: ", ")
+                    raw("<tr><th scope=\"row\"><code>\(esc(finding.ruleId))</code></th><td>\(esc(finding.impact))</td><td>\(finding.outcome == "violation" ? "violation" : "to review")</td>")
+                    raw("<td><code class=\"target\">\(esc(finding.target))</code></td><td>\(place.isEmpty ? "–" : esc(place))</td></tr>\n")
+                }
+                raw("</tbody>\n</table>\n")
+            }
+            raw("</details>\n")
+        }
+        raw("</section>\n")
+    }
+
+    // MARK: Style
+
+    /// Colors keep at least 4.5:1 against their background for text and 3:1 for chart shapes;
+    /// focus is always visible; nothing depends on hover.
+    static let styleSheet = """
+        :root{color-scheme:light}
+        body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2937;background:#fff}
+        header,main,footer{padding:0 1.25rem;max-width:72rem;margin:0 auto}
+        header{border-bottom:1px solid #d1d5db}
+        .brand{font-weight:600;margin:.75rem 0 .25rem}
+        nav ul{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+        a{color:#1d4ed8}
+        a:focus-visible,summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+        .skip{position:absolute;left:-10000px;top:.5rem;background:#fff;padding:.25rem .5rem}
+        .skip:focus{left:1rem}
+        h1{font-size:1.75rem;margin:1rem 0 .5rem}
+        h2{font-size:1.4rem;margin:2rem 0 .5rem;border-top:1px solid #e5e7eb;padding-top:1rem}
+        h3{font-size:1.1rem;margin:1.5rem 0 .5rem}
+        .figures{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:1rem}
+        .figures li{border:1px solid #d1d5db;border-radius:.4rem;padding:.5rem .75rem;min-width:10rem}
+        .value{font-size:1.6rem;font-weight:700}
+        .detail{color:#4b5563;font-size:.875rem}
+        .note{border-left:4px solid #1d4ed8;padding:.25rem .75rem;background:#eff6ff}
+        figure{margin:0 0 1rem}
+        .legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem}
+        .swatch{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-.1rem;border-radius:2px}
+        table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}
+        caption{text-align:left;font-weight:600;padding:.25rem 0}
+        th,td{border:1px solid #d1d5db;padding:.3rem .5rem;text-align:left;vertical-align:top}
+        thead th{background:#f3f4f6}
+        .number{text-align:right;font-variant-numeric:tabular-nums}
+        code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem}
+        code,.url{overflow-wrap:anywhere}
+        pre.snippet{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0;background:#f3f4f6;padding:.25rem .4rem}
+        .message{margin:.25rem 0}
+        .issues td,.issues th{max-width:28rem}
+        .badge{background:#b91c1c;color:#fff;border-radius:.3rem;padding:0 .35rem;font-size:.8rem;font-weight:600}
+        .impact{font-weight:600}
+        .impact-critical{color:#7f1d1d}.impact-serious{color:#9a3412}.impact-moderate{color:#7a4f00}.impact-minor{color:#374151}
+        details{margin:.25rem 0}
+        details.page{border:1px solid #e5e7eb;border-radius:.3rem;padding:.25rem .5rem}
+        summary{cursor:pointer}
+        dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.5rem 0}
+        dt{font-weight:600}
+        dd{margin:0}
+        footer{border-top:1px solid #d1d5db;margin-top:2rem;color:#374151;font-size:.875rem}
+        @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto}}
+        """
+}

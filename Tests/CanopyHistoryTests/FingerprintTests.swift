@@ -1,0 +1,154 @@
+@testable import CanopyHistory
+import CanopyHTML
+import Testing
+import CanopyStore
+import CanopyHistoryTestSupport
+
+struct FingerprintTests {
+    /// A product page; each argument is one kind of change a week can bring.
+    static func page(
+        banner: Bool = false, reversedList: Bool = false, siblingClass: String = "promo", extraProducts: Int = 0,
+        failingImage: String = "/img/products/123.jpg", price: String = "19.99"
+    ) -> String {
+        let items = ["Shirts", "Hats", "Shoes", "Socks"]
+        let list = (reversedList ? items.reversed() : items).map { "<li><a href=\"/c/\($0.lowercased())\">\($0)</a></li>" }.joined()
+        let related = (0..<(2 + extraProducts)).map { "<li><a href=\"/product/\(900 + $0)-thing\">Thing \($0)</a></li>" }.joined()
+        return """
+            <!doctype html><html lang="en"><head><title>Blue shirt</title></head><body>
+            \(banner ? "<div class=\"banner\"><p>Free shipping this week! <a href=\"/sale\">Sale</a></p></div>" : "")
+            <header><a href="/"><img src="/logo.svg" alt="Shop"></a><nav aria-label="Main"><ul>\(list)</ul></nav></header>
+            <main id="content">
+              <h1>Blue shirt</h1>
+              <div class="\(siblingClass)"><p>Only $\(price)</p></div>
+              <div class="gallery"><img src="\(failingImage)"><img src="/img/products/123-side.jpg" alt="Side view"></div>
+              <button class="wish"><svg width="10" height="10"></svg></button>
+              <ul class="related">\(related)</ul>
+            </main>
+            <footer><a href="/help">Help</a><a href="/social/x"><i class="icon-x"></i></a></footer>
+            </body></html>
+            """
+    }
+
+    static func identities(_ html: String, url: String = "https://shop.example/product/123-blue-shirt", selector: String) throws -> [FindingIdentity] {
+        let document = HTMLParser().parse(html: html, url: url)
+        let fingerprinter = PageFingerprinter(document: document)
+        return document.querySelectorAll(try SelectorList(selector)).map { fingerprinter.identity(of: $0) }
+    }
+
+    static let failing = ".gallery img:not([alt]), button.wish, footer a[href='/social/x']"
+
+    @Test(arguments: [
+        ("a banner inserted earlier", page(banner: true)),
+        ("a list elsewhere reordered", page(reversedList: true)),
+        ("a sibling's class changed", page(siblingClass: "promo promo--highlight")),
+        ("more related products", page(extraProducts: 3)),
+        ("a price changed", page(price: "24.50")),
+        ("all at once", page(banner: true, reversedList: true, siblingClass: "x", extraProducts: 5, price: "1")),
+    ])
+    func signaturesIgnoreUnrelatedChanges(change: String, changed: String) throws {
+        let before = try Self.identities(Self.page(), selector: Self.failing)
+        let after = try Self.identities(changed, selector: Self.failing)
+        #expect(before.count == 3)
+        #expect(after == before, "\(change)")
+    }
+
+    @Test func aDifferentFailingElementHasADifferentSignature() throws {
+        let original = try Self.identities(Self.page(), selector: ".gallery img:not([alt])")
+        let otherImage = try Self.identities(Self.page(failingImage: "/img/banners/summer.jpg"), selector: ".gallery img:not([alt])")
+        #expect(original.count == 1 && otherImage.count == 1)
+        #expect(original[0].elementSignature != otherImage[0].elementSignature)
+
+        // The same markup in another landmark is another element.
+        let moved = Self.page().replacingOccurrences(of: "<footer><a href=\"/help\">", with: "<footer><button class=\"wish\"><svg width=\"10\" height=\"10\"></svg></button><a href=\"/help\">")
+        let buttons = try Self.identities(moved, selector: "button.wish")
+        #expect(buttons.count == 2)
+        #expect(buttons[0].elementSignature != buttons[1].elementSignature)
+    }
+
+    @Test func trueDuplicatesAreToldApartByOccurrence() throws {
+        let html = "<main><p><a href=\"/x\"></a></p><p><a href=\"/x\"></a></p></main>"
+        let links = try Self.identities(html, selector: "a")
+        #expect(links.count == 2)
+        #expect(links[0].elementSignature != links[1].elementSignature)
+        // A duplicate added after them leaves both as they were.
+        let more = try Self.identities("<main><p><a href=\"/x\"></a></p><p><a href=\"/x\"></a></p><p><a href=\"/x\"></a></p></main>", selector: "a")
+        #expect(Array(more.prefix(2)) == links)
+    }
+
+    @Test func generatedIDsAndNumbersDoNotMakeAnElementDifferent() throws {
+        let first = try Self.identities("<main><input id=\"react-select-17-input\" name=\"q\"><a href=\"/product/123-red\">Save 10%</a></main>", selector: "input, a")
+        let second = try Self.identities("<main><input id=\"react-select-23-input\" name=\"q\"><a href=\"/product/9-red\">Save 25%</a></main>", selector: "input, a")
+        #expect(first == second)
+        let authored = try Self.identities("<main><input id=\"search\"></main><main><input id=\"coupon\"></main>", selector: "input")
+        #expect(authored[0].elementSignature != authored[1].elementSignature)
+    }
+
+    @Test func componentsHashTheSameOnPagesWithDifferentContent() throws {
+        let productPage = HTMLParser().parse(html: Self.page(), url: "https://shop.example/product/1")
+        let otherPage = HTMLParser().parse(html: Self.page(banner: true, reversedList: true, extraProducts: 4).replacingOccurrences(of: "<h1>Blue shirt</h1>", with: "<h1>Cart</h1><table><tr><td>1</td></tr></table>"), url: "https://shop.example/cart")
+        let first = PageFingerprinter(document: productPage).components
+        let second = PageFingerprinter(document: otherPage).components
+        #expect(first.map(\.key) == ["header", "footer"])
+        #expect(first == second)
+    }
+
+    @Test func aComponentIsTheOutermostLandmarkOutsideMain() throws {
+        let html = """
+            <div id="page"><header><nav><a href="/">Home</a></nav></header><main><aside id="filters"><input></aside></main>
+            <footer id="site-footer"><nav aria-label="Legal"><a href="/terms"></a></nav></footer></div>
+            <div id="chat-widget"><button></button></div><div id="app-root-83f2a9c1"><button></button></div>
+            """
+        let document = HTMLParser().parse(html: html, url: "https://shop.example/")
+        let fingerprinter = PageFingerprinter(document: document)
+        // #page holds main, so it is the page itself, not a component; the generated id is no name either.
+        #expect(fingerprinter.components.map(\.key) == ["header", "aside#filters", "footer#site-footer", "div#chat-widget"])
+        let legalLink = try #require(document.elements.first { $0.attribute("href") == "/terms" })
+        #expect(fingerprinter.identity(of: legalLink).component?.candidate.key == "footer#site-footer")
+        let widgetButton = try #require(document.elements.first { $0.localName == "button" })
+        #expect(fingerprinter.identity(of: widgetButton).component?.candidate.key == "div#chat-widget")
+    }
+
+    @Test func aVendorRootGivenByTheCallerIsAComponent() throws {
+        let document = HTMLParser().parse(html: "<main><h1>x</h1></main><div class=\"vendor-chat\"><button></button></div>")
+        let root = try #require(document.elements.first { $0.classNames.contains("vendor-chat") })
+        let fingerprinter = PageFingerprinter(document: document, componentRoots: [root])
+        #expect(fingerprinter.components.map(\.key) == ["div"])
+    }
+
+    @Test func aSignatureInsideAComponentDoesNotDependOnTheRestOfThePage() throws {
+        let footer = "<footer><a href=\"/help\">Help</a><a href=\"/x\"></a></footer>"
+        let pageA = try Self.identities("<main><h1>A</h1><a href=\"/x\"></a></main>" + footer, selector: "footer a[href='/x']")
+        let pageB = try Self.identities("<main><h1>B</h1></main>" + footer, selector: "footer a[href='/x']")
+        let placementA = try #require(pageA.first?.component)
+        let placementB = try #require(pageB.first?.component)
+        #expect(placementA == placementB)
+    }
+
+    @Test(arguments: [
+        ("123", true), ("f47ac10b-58cc-4372-a567-0e02b2c3d479", true), ("5f2b8c9e1a", true), ("123-blue-shirt", true),
+        ("blue-shirt-123", true), ("p12345", true), ("blue-shirt", false), ("v2", false), ("about", false), ("2fa", false),
+    ])
+    func variableSegments(segment: String, isVariable: Bool) {
+        #expect(VolatileValues.isVariableSegment(Substring(segment)) == isVariable)
+    }
+
+    @Test(arguments: [
+        (":r1:", true), ("ember123", true), ("j_idt12", true), ("a8f3k29c", true), ("react-select-17-input", true),
+        ("search", false), ("step-2", false), ("h2-title", false), ("main-nav", false),
+    ])
+    func generatedIdentifiers(id: String, isGenerated: Bool) {
+        #expect(VolatileValues.isGeneratedIdentifier(id) == isGenerated)
+    }
+
+    @Test func urlReferencesKeepOnlyWhatIdentifiesTheTarget() {
+        let host: Substring = "shop.example"
+        #expect(VolatileValues.normalizedURLReference("https://shop.example/product/123-x?ref=home#top", pageHost: host) == "/product/*")
+        #expect(VolatileValues.normalizedURLReference("https://cdn.example/img/44.png", pageHost: host) == "//cdn.example/img/*.png")
+        #expect(VolatileValues.normalizedURLReference("#main", pageHost: host) == "#")
+        #expect(VolatileValues.normalizedURLReference("JavaScript:void(0)", pageHost: host) == "javascript:")
+    }
+
+    @Test func textIsNormalized() {
+        #expect(VolatileValues.normalizedText("  Only\n $19.99   TODAY ") == "only $#.# today")
+    }
+}

@@ -1,0 +1,124 @@
+@testable import CanopyHistory
+import Foundation
+import Testing
+import CanopyStore
+import CanopyHistoryTestSupport
+
+/// Issue keys: one issue per template problem and per component problem, however many pages.
+struct IssueKeyTests {
+    static let footer = """
+        <footer><p>© Shop</p><a href="/help">Help</a><a href="/social/x"><i class="icon"></i></a></footer>
+        """
+
+    static func productPage(_ number: Int) -> String {
+        """
+        <!doctype html><html lang="en"><head><title>Product \(number)</title></head><body>
+        <header><a href="/"><img src="/logo.svg" alt="Shop"></a></header>
+        <main><h1>Product number \(number)</h1><p>Price: \(number % 90 + 10) €</p>
+        <img src="/img/products/\(number)-large.jpg">
+        \(number % 3 == 0 ? "<p>On sale!</p>" : "")
+        </main>
+        \(footer)
+        </body></html>
+        """
+    }
+
+    static func infoPage(_ name: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><title>\(name)</title></head><body>
+        <header><a href="/"><img src="/logo.svg" alt="Shop"></a></header>
+        <main><h1>\(name)</h1><p>Text about \(name).</p></main>
+        \(footer)
+        </body></html>
+        """
+    }
+
+    @Test func aTemplateIssueOn500PagesIs500InstancesOfOneIssue() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("template.sqlite"))
+        let auditor = FixturePageAuditor()
+        let products = (1...500).map { auditor.record(url: "https://shop.example/product/\($0)-item", html: Self.productPage($0)) }
+        let info = ["about", "contact", "shipping"].map { auditor.record(url: "https://shop.example/\($0)", html: Self.infoPage($0)) }
+        try store.recordCompleteRun(products + info)
+
+        let latest = try #require(try store.trendReport().latest)
+        let imageAlt = latest.openIssues.filter { $0.ruleId == "image-alt" }
+        #expect(imageAlt.count == 1)
+        #expect(imageAlt.first?.pageCount == 500)
+        #expect(imageAlt.first?.pageType == "/product/*")
+        #expect(imageAlt.first?.component == nil)
+        #expect(latest.pageTypes.first == GroupCount(name: "/product/*", pages: 500))
+        // 500 instances of the template issue in the drill-down, one per product page.
+        let instances = latest.pages.flatMap { page in page.findings.filter { $0.ruleId == "image-alt" }.map { _ in page.url } }
+        #expect(instances.count == 500 && Set(instances).count == 500)
+    }
+
+    @Test func aFooterIssueOnEveryPageIsOneComponentIssue() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("component.sqlite"))
+        let auditor = FixturePageAuditor()
+        let pages = (1...12).map { auditor.record(url: "https://shop.example/product/\($0)", html: Self.productPage($0)) }
+            + ["about", "contact", "shipping", "returns"].map { auditor.record(url: "https://shop.example/\($0)", html: Self.infoPage($0)) }
+        let run = try store.recordCompleteRun(pages)
+
+        let trend = try store.trendReport()
+        let linkName = try #require(trend.latest?.openIssues.filter { $0.ruleId == "link-name" })
+        #expect(linkName.count == 1)
+        #expect(linkName.first?.component == "footer")
+        #expect(linkName.first?.pageCount == 16)
+        #expect(linkName.first?.example.snippet.contains("/social/x") == true)
+        #expect(trend.runs.last?.byComponent.contains(GroupTotals(name: "footer", issues: 1, instances: 16)) == true)
+        #expect(try store.siteWideComponents(run: run).map(\.candidate.key) == ["footer", "header"])
+    }
+
+    @Test func aComponentOnFewPagesIsNotSiteWide() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("rare.sqlite"), analysis: AnalysisOptions(componentPageShare: 0.5, componentMinimumPages: 3))
+        let widget = ComponentCandidate(key: "div#chat", structureHash: "c")
+        let inWidget = ComponentPlacement(candidate: widget, elementSignature: "button")
+        // The widget is on 2 of 6 pages: below both the share and the minimum.
+        let pages = (1...6).map { index in
+            PageRecord(
+                url: "https://shop.example/p\(index)",
+                findings: index <= 2 ? [madeUpFinding("button-name", signature: "page-button-\(index)", component: inWidget, owner: "ChatCo")] : [],
+                components: index <= 2 ? [widget] : []
+            )
+        }
+        let run = try store.recordCompleteRun(pages)
+        #expect(try store.siteWideComponents(run: run).isEmpty)
+        let issues = try #require(try store.trendReport().latest?.openIssues)
+        #expect(issues.count == 2)
+        #expect(issues.allSatisfy { $0.component == nil && $0.owner == "ChatCo" })
+    }
+
+    @Test("counts are exact when the analysis reads a run in chunks, a page's findings split between two of them")
+    func countsAcrossChunks() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("chunks.sqlite"))
+        let footer = ComponentCandidate(key: "footer", structureHash: "f")
+        let inFooter = ComponentPlacement(candidate: footer, elementSignature: "a.social")
+        // 7 findings a page, so that chunk boundaries fall inside pages: 3 in the site-wide
+        // footer (one component issue), 4 of one template issue.
+        let pageCount = RunAnalysis.chunkSize / 7 * 2 + 3
+        let pages = (0..<pageCount).map { index in
+            PageRecord(
+                url: "https://shop.example/product/\(index)",
+                findings: (0..<3).map { _ in madeUpFinding("link-name", signature: "footer-link", component: inFooter) }
+                    + (0..<4).map { _ in madeUpFinding("image-alt", signature: "gallery-image") },
+                components: [footer]
+            )
+        }
+        let run = try store.recordCompleteRun(pages)
+
+        let issues = try #require(try store.trendReport(options: TrendOptions(includePages: false)).latest?.openIssues)
+        #expect(issues.count == 2)
+        let component = try #require(issues.first { $0.ruleId == "link-name" })
+        #expect(component.component == "footer")
+        #expect((component.pageCount, component.findingCount) == (pageCount, 3 * pageCount))
+        let template = try #require(issues.first { $0.ruleId == "image-alt" })
+        #expect(template.pageType == "/product/*")
+        #expect((template.pageCount, template.findingCount) == (pageCount, 4 * pageCount))
+        #expect(try store.findings(run: run).allSatisfy { $0.issueKey != nil }, "every finding got its key")
+        #expect(try store.pages(run: run).allSatisfy { $0.pageType == "/product/*" }, "and every page its type")
+    }
+}
