@@ -32,6 +32,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -54,11 +59,15 @@ let package = Package(
         .target(name: "CanopyHistory", dependencies: ["CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"]),
         // Every output format: axe JSON, results.jsonl, trend JSON, HTML, CSV, text, JUnit, SARIF, Markdown.
         .target(name: "CanopyReports", dependencies: ["CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory"]),
+        // A real HTTP/1.1 server on 127.0.0.1: the demo's shop, the benchmarks' sites, every test's server.
+        .target(name: "CanopyLoopbackServer"),
+        // /proc readings for the tests and benchmarks that measure child processes.
+        .target(name: "CanopyMeasurement"),
         // Use cases that tie the layers together (what `canopy check` does).
         .target(
             name: "CanopyKit",
             dependencies: [
-                "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
+                "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports", "CanopyLoopbackServer", "CCrypto",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Resources/sample.html")]
@@ -76,31 +85,36 @@ let package = Package(
         ),
         .executableTarget(
             name: "canopy-crawl-bench",
-            dependencies: ["CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules", "CanopySyntheticHistory", "CanopyTestSupport"]
+            dependencies: [
+                "CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules", "CanopyHistory", "CanopySyntheticHistory", "CanopyLoopbackServer",
+                "CanopyMeasurement",
+            ]
         ),
         // Made-up weekly runs of a large site, recorded straight into a store: for the report
         // benchmark and tests, never shipped in a library product.
         .target(name: "CanopySyntheticHistory", dependencies: ["CanopyStore", "CanopyHistory", "CanopyRules"]),
         // `canopy gate` end to end over 50 pages served on loopback by the program itself.
-        .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit", "CanopySyntheticHistory"]),
+        .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit", "CanopyHistory", "CanopySyntheticHistory", "CanopyLoopbackServer"]),
         // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
-        .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopyHistory", "CanopySyntheticHistory"]),
+        .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopySyntheticHistory"]),
         // Fuzz targets' per-input work (docs/fuzzing.md), shared by the fuzzer and FuzzCorpusTests.
         .target(name: "CanopyFuzzing", dependencies: ["CanopyHTML", "CanopyRules"]),
         // The libFuzzer driver (built with -DFUZZING); a plain build is a corpus replayer.
         .executableTarget(name: "canopy-fuzz", dependencies: ["CanopyFuzzing"]),
 
-        // A real HTTP/1.1 server on 127.0.0.1 for tests, and /proc readings for the tests and
-        // benchmarks that measure child processes; no dependencies.
-        .target(name: "CanopyTestSupport", path: "Tests/Support"),
+        // The tests' names for the loopback server, and where ../shared is.
+        .target(name: "CanopyTestSupport", dependencies: ["CanopyLoopbackServer", "CanopyMeasurement"], path: "Tests/Support"),
         // XML Schema validation for tests of JUnit output, in C so that no Swift module sees
         // libxml2's ICU headers next to Foundation's ICU.
         .target(name: "CanopyXMLSchema", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaSupport"),
 
         .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
-        .testTarget(name: "CanopyRulesTests", dependencies: ["CanopyRules", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport"]),
+        .testTarget(
+            name: "CanopyRulesTests",
+            dependencies: ["CanopyRules", "CanopyAccessibility", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing", .product(name: "Yams", package: "Yams")]
+        ),
+        .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport", "CZlib"]),
         // Recorded runs for store and history tests: a temporary folder, made-up findings, fixture pages.
         .target(
             name: "CanopyHistoryTestSupport", dependencies: ["CanopyStore", "CanopyHistory", "CanopyHTML", "CanopyRules"],
@@ -109,12 +123,12 @@ let package = Package(
         .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHistory", "CanopyRules", "CanopyHistoryTestSupport"]),
         .testTarget(
             name: "CanopyHistoryTests",
-            dependencies: ["CanopyHistory", "CanopyStore", "CanopyHTML", "CanopyRules", "CanopyReports", "CanopySyntheticHistory", "CanopyHistoryTestSupport"]
+            dependencies: ["CanopyHistory", "CanopyStore", "CanopyHTML", "CanopySyntheticHistory", "CanopyHistoryTestSupport"]
         ),
         .testTarget(
             name: "CanopyKitTests",
             dependencies: [
-                "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports", "CanopyTestSupport", "CanopyXMLSchema",
+                "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports", "CanopyTestSupport", "CanopyLoopbackServer", "CanopyXMLSchema",
                 "CanopySyntheticHistory", "CZlib",
             ],
             // The JUnit XSD and SARIF JSON schema the gate's outputs are validated against.

@@ -1,4 +1,4 @@
-import CanopyTestSupport
+import CanopyMeasurement
 import Foundation
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import CanopyKit
-import CanopyTestSupport
+import CanopyMeasurement
+import CanopyLoopbackServer
 import Foundation
 
 #if canImport(Glibc)
@@ -108,11 +109,11 @@ enum Soak {
         var failures: [String] = []
         for pages in sizes {
             let site = SoakSite(pageCount: pages)
-            let server = try DemoServer { site.response(for: $0.path) }
+            let server = try LoopbackServer(recordsRequests: false) { site.response(for: $0.pathWithoutQuery) }
             let folder = root + "/\(pages)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let serverBefore = ownCPUSeconds()
-            let (measurement, usage) = try spawn(["--soak-child", "\(pages)", "--origin", server.origin, "--folder", folder])
+            let (measurement, usage) = try spawn(["--soak-child", "\(pages)", "--origin", server.baseURL, "--folder", folder])
             let serverCPU = ownCPUSeconds() - serverBefore
             server.stop()
             if !keep { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,3 +1,4 @@
+import CanopyLoopbackServer
 import CanopySyntheticHistory
 import CanopyKit
 
@@ -20,13 +21,13 @@ struct SoakSite: Sendable {
     /// Pages answered 404 when the whole site is crawled: `/missing/N` for every N divisible by 100.
     var brokenLinkCount: Int { (pageCount + 99) / 100 }
 
-    func response(for path: String) -> DemoServer.Response? {
+    func response(for path: String) -> LoopbackResponse {
         if path == "/robots.txt" {
             // The cart is linked from every page and kept out by robots.txt, as shops do.
             return .text("User-agent: *\nDisallow: /cart\n")
         }
-        guard path.hasPrefix("/p/"), let index = Int(path.dropFirst(3)), index >= 0, index < pageCount else { return nil }
-        return DemoServer.Response(contentType: "text/html; charset=utf-8", body: page(index))
+        guard path.hasPrefix("/p/"), let index = Int(path.dropFirst(3)), index >= 0, index < pageCount else { return .notFound }
+        return LoopbackResponse(headers: [("Content-Type", "text/html; charset=utf-8")], body: page(index))
     }
 
     private static let words = [

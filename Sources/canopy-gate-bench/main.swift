@@ -9,6 +9,7 @@
 // what went wrong and reports no time.
 import CanopyHistory
 import CanopyKit
+import CanopyLoopbackServer
 import Foundation
 
 func option(_ name: String, _ fallback: Int) -> Int {
@@ -32,10 +33,10 @@ func fail(_ message: String) -> Never {
 let rounds = option("--rounds", 5)
 let site = BenchmarkSite()
 let bodies = site.pages.mapValues { Array($0.utf8) }
-let server: DemoServer
+let server: LoopbackServer
 do {
-    server = try DemoServer { request in
-        bodies[request.path].map { DemoServer.Response(contentType: "text/html; charset=utf-8", body: $0) }
+    server = try LoopbackServer(recordsRequests: false) { request in
+        bodies[request.pathWithoutQuery].map { LoopbackResponse(headers: [("Content-Type", "text/html; charset=utf-8")], body: $0) } ?? .notFound
     }
 } catch {
     fail("cannot start the loopback server: \(error)")

@@ -1,4 +1,5 @@
 import CanopyKit
+import CanopyLoopbackServer
 import CanopyReports
 import CanopyStore
 import Foundation
@@ -76,56 +77,57 @@ struct DemoTests {
         #expect(second.report?.trend.runs.last?.comparison?.newIssues == 3)
     }
 
-    @Test("the demo server answers GET and HEAD on 127.0.0.1, keeps connections alive, refuses other methods")
+    @Test("the shop on the loopback server answers GET and HEAD on 127.0.0.1, keeps connections alive, refuses other methods")
     func demoServer() throws {
-        let server = try DemoServer { request in
-            request.path == "/hello" ? .text("hello from \(request.host)") : nil
-        }
+        let server = try LoopbackServer(recordsRequests: false) { DemoShop(week: .one).response(for: $0) }
         defer { server.stop() }
         #expect(server.port > 0)
-        #expect(server.origin == "http://127.0.0.1:\(server.port)")
+        #expect(server.baseURL == "http://127.0.0.1:\(server.port)")
 
-        let connection = try LoopbackClient(port: server.port)
+        let connection = try LoopbackClient(port: UInt16(server.port))
         // Two requests on one connection: keep-alive.
-        let first = try connection.exchange("GET /hello?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+        let first = try connection.exchange("GET /robots.txt?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
         #expect(first.hasPrefix("HTTP/1.1 200 OK\r\n"))
-        #expect(first.hasSuffix("hello from 127.0.0.1:\(server.port)"))
+        #expect(first.hasSuffix("Sitemap: http://127.0.0.1:\(server.port)/sitemap.xml\n"))
         let missing = try connection.exchange("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(missing.hasPrefix("HTTP/1.1 404"))
-        let head = try connection.exchange("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = try connection.exchange("HEAD /robots.txt HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(head.hasPrefix("HTTP/1.1 200") && head.hasSuffix("\r\n\r\n"), "HEAD has no body")
 
-        let post = try LoopbackClient(port: server.port).exchange("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        let post = try LoopbackClient(port: UInt16(server.port)).exchange("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         #expect(post.hasPrefix("HTTP/1.1 405"))
-        let garbage = try LoopbackClient(port: server.port).exchange("NONSENSE\r\n\r\n")
+        let garbage = try LoopbackClient(port: UInt16(server.port)).exchange("NONSENSE\r\n\r\n")
         #expect(garbage.hasPrefix("HTTP/1.1 400"))
-        let huge = try LoopbackClient(port: server.port).exchange("GET /" + String(repeating: "a", count: DemoServer.maximumHeaderBytes + 10) + " HTTP/1.1\r\n\r\n")
+        let huge = try LoopbackClient(port: UInt16(server.port)).exchange("GET /" + String(repeating: "a", count: 64 * 1024 + 10) + " HTTP/1.1\r\n\r\n")
         #expect(huge.hasPrefix("HTTP/1.1 431"))
+        #expect(server.requests.isEmpty, "a server that keeps no requests keeps none")
     }
 
     @Test("stop() returns promptly even with an idle connection open, and the port is closed afterwards")
     func demoServerStops() throws {
-        let server = try DemoServer { _ in .text("ok") }
-        let idle = try LoopbackClient(port: server.port)
+        let server = try LoopbackServer { _ in .text("ok") }
+        let idle = try LoopbackClient(port: UInt16(server.port))
         let clock = ContinuousClock()
         let elapsed = clock.measure { server.stop() }
         #expect(elapsed < .seconds(2))
         withExtendedLifetime(idle) {}
-        #expect(throws: (any Error).self) { try LoopbackClient(port: server.port) }
+        #expect(throws: (any Error).self) { try LoopbackClient(port: UInt16(server.port)) }
     }
 
     @Test("the shop serves robots.txt, a sitemap and every page, and 404 elsewhere")
     func shopRoutes() throws {
         let shop = DemoShop(week: .one)
-        func get(_ path: String) -> DemoServer.Response? { shop.response(for: DemoServer.Request(method: "GET", path: path, host: "127.0.0.1:9")) }
-        #expect(get("/robots.txt").map { String(decoding: $0.body, as: UTF8.self) }?.contains("Disallow: /checkout/") == true)
-        let sitemap = String(decoding: try #require(get("/sitemap.xml")).body, as: UTF8.self)
+        func get(_ path: String) -> LoopbackResponse {
+            shop.response(for: LoopbackRequest(method: "GET", path: path, headers: [("Host", "127.0.0.1:9")]))
+        }
+        #expect(String(decoding: get("/robots.txt").body, as: UTF8.self).contains("Disallow: /checkout/"))
+        let sitemap = String(decoding: get("/sitemap.xml").body, as: UTF8.self)
         for path in DemoShop.pagePaths {
             #expect(sitemap.contains("<loc>http://127.0.0.1:9\(path)</loc>"))
-            #expect(get(path)?.status == 200, "\(path)")
+            #expect(get(path).status == 200, "\(path)")
         }
-        #expect(get("/checkout/") == nil)
-        #expect(get("/product/999-nothing") == nil)
+        #expect(get("/checkout/").status == 404)
+        #expect(get("/product/999-nothing").status == 404)
     }
 }
 

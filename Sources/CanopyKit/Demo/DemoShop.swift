@@ -1,3 +1,4 @@
+import CanopyLoopbackServer
 import Foundation
 
 /// The sample shop `canopy demo` crawls: a garden store with a home page, five category pages,
@@ -91,27 +92,33 @@ public struct DemoShop: Sendable {
         ["/", "/cart", "/about"] + categories.map { "/category/\($0.0)" } + products.map(\.path)
     }
 
-    /// The response for a request path; nil for a path the shop does not have.
-    public func response(for request: DemoServer.Request) -> DemoServer.Response? {
-        switch request.path {
+    /// The response to a request: the shop's pages for GET and HEAD, 404 for a path it does not
+    /// have, 405 for any other method.
+    public func response(for request: LoopbackRequest) -> LoopbackResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return LoopbackResponse(status: 405, headers: [("Allow", "GET, HEAD")])
+        }
+        let host = request.header("Host") ?? "127.0.0.1"
+        switch request.pathWithoutQuery {
         case "/robots.txt":
             // /checkout/ is disallowed, so the report shows a page skipped by robots.txt.
-            return .text("User-agent: *\nDisallow: /checkout/\nSitemap: http://\(request.host)/sitemap.xml\n")
+            return .text("User-agent: *\nDisallow: /checkout/\nSitemap: http://\(host)/sitemap.xml\n")
         case "/sitemap.xml":
-            let entries = Self.pagePaths.map { "<url><loc>http://\(request.host)\($0)</loc></url>" }.joined(separator: "\n")
-            return DemoServer.Response(
-                contentType: "application/xml",
+            let entries = Self.pagePaths.map { "<url><loc>http://\(host)\($0)</loc></url>" }.joined(separator: "\n")
+            return LoopbackResponse(
+                headers: [("Content-Type", "application/xml")],
                 body: Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\(entries)\n</urlset>\n".utf8)
             )
         case "/": return .html(home())
         case "/cart": return .html(cart())
         case "/about": return .html(about())
         default:
-            if request.path.hasPrefix("/category/"), let match = Self.categories.first(where: { "/category/\($0.0)" == request.path }) {
+            let path = request.pathWithoutQuery
+            if path.hasPrefix("/category/"), let match = Self.categories.first(where: { "/category/\($0.0)" == path }) {
                 return .html(category(match.0, title: match.1))
             }
-            if let product = Self.products.first(where: { $0.path == request.path }) { return .html(productPage(product)) }
-            return nil
+            if let product = Self.products.first(where: { $0.path == path }) { return .html(productPage(product)) }
+            return .notFound
         }
     }
 

@@ -1,6 +1,7 @@
 import CanopyCrawl
 import CanopyReports
 import CanopyHistory
+import CanopyLoopbackServer
 import CanopyStore
 import Foundation
 
@@ -47,11 +48,11 @@ public struct SiteDemo: Sendable {
         let folder = options.folder
         let configPath = (folder as NSString).appendingPathComponent("canopy.yml")
         let week = WeekSwitch()
-        let server: DemoServer
+        let server: LoopbackServer
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try removeHistory(in: folder)
-            server = try DemoServer { request in DemoShop(week: week.current).response(for: request) }
+            server = try LoopbackServer(recordsRequests: false) { request in DemoShop(week: week.current).response(for: request) }
         } catch {
             outcome.exitStatus = .couldNotAudit
             outcome.messages.append("error: \(error)")
@@ -59,7 +60,7 @@ public struct SiteDemo: Sendable {
         }
         defer { server.stop() }
         do {
-            try Self.configuration(origin: server.origin).write(toFile: configPath, atomically: true, encoding: .utf8)
+            try Self.configuration(origin: server.baseURL).write(toFile: configPath, atomically: true, encoding: .utf8)
         } catch {
             outcome.exitStatus = .usageError
             outcome.messages.append("error: cannot write \(configPath): \(error)")
@@ -67,7 +68,7 @@ public struct SiteDemo: Sendable {
         }
         outcome.configPath = configPath
         outcome.messages.append(
-            "Canopy demo: a sample garden shop on \(server.origin)/ (\(DemoShop.pagePaths.count) pages with a shared header and footer, "
+            "Canopy demo: a sample garden shop on \(server.baseURL)/ (\(DemoShop.pagePaths.count) pages with a shared header and footer, "
                 + "a vendor chat widget and accessibility problems on purpose)"
         )
 

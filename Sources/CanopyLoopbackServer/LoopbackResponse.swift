@@ -1,5 +1,5 @@
 /// What the test server sends back for one request.
-public struct TestHTTPResponse: Sendable {
+public struct LoopbackResponse: Sendable {
     public var status: Int
     /// Sent in this order. Content-Length is always computed from `body`, so a
     /// Content-Length given here is ignored (use `raw` to send a wrong one).
@@ -38,16 +38,16 @@ public struct TestHTTPResponse: Sendable {
         self.closesConnection = closesConnection
     }
 
-    public static func html(_ html: String, status: Int = 200) -> TestHTTPResponse {
-        TestHTTPResponse(
+    public static func html(_ html: String, status: Int = 200) -> LoopbackResponse {
+        LoopbackResponse(
             status: status,
             headers: [("Content-Type", "text/html; charset=utf-8")],
             body: Array(html.utf8)
         )
     }
 
-    public static func text(_ text: String, status: Int = 200) -> TestHTTPResponse {
-        TestHTTPResponse(
+    public static func text(_ text: String, status: Int = 200) -> LoopbackResponse {
+        LoopbackResponse(
             status: status,
             headers: [("Content-Type", "text/plain; charset=utf-8")],
             body: Array(text.utf8)
@@ -55,62 +55,62 @@ public struct TestHTTPResponse: Sendable {
     }
 
     /// `location` is sent as is, so it may be relative ("/next") or absolute.
-    public static func redirect(to location: String, status: Int = 302) -> TestHTTPResponse {
-        TestHTTPResponse(status: status, headers: [("Location", location)])
+    public static func redirect(to location: String, status: Int = 302) -> LoopbackResponse {
+        LoopbackResponse(status: status, headers: [("Location", location)])
     }
 
-    public static var notFound: TestHTTPResponse {
+    public static var notFound: LoopbackResponse {
         .text("Not Found", status: 404)
     }
 
-    public static func raw(_ bytes: [UInt8]) -> TestHTTPResponse {
-        var response = TestHTTPResponse()
+    public static func raw(_ bytes: [UInt8]) -> LoopbackResponse {
+        var response = LoopbackResponse()
         response.rawBytes = bytes
         return response
     }
 
-    public static func raw(_ text: String) -> TestHTTPResponse {
+    public static func raw(_ text: String) -> LoopbackResponse {
         raw(Array(text.utf8))
     }
 
     /// A response that resets the connection.
-    public static var reset: TestHTTPResponse {
-        var response = TestHTTPResponse()
+    public static var reset: LoopbackResponse {
+        var response = LoopbackResponse()
         response.resetsConnection = true
         return response
     }
 
     /// A 200 whose body is `bytes` filler bytes, streamed.
-    public static func streamed(bytes: Int, contentType: String = "text/html", announcesLength: Bool = true) -> TestHTTPResponse {
-        var response = TestHTTPResponse(headers: [("Content-Type", contentType)])
+    public static func streamed(bytes: Int, contentType: String = "text/html", announcesLength: Bool = true) -> LoopbackResponse {
+        var response = LoopbackResponse(headers: [("Content-Type", contentType)])
         response.streamedBodyBytes = bytes
         response.announcesLength = announcesLength
         return response
     }
 
     /// The same response, sent in `pieces` parts `interval` apart.
-    public func dripped(pieces: Int, interval: Duration) -> TestHTTPResponse {
+    public func dripped(pieces: Int, interval: Duration) -> LoopbackResponse {
         var copy = self
         copy.drip = (max(1, pieces), interval)
         return copy
     }
 
     /// The same response, sent after waiting `delay`.
-    public func delayed(by delay: Duration) -> TestHTTPResponse {
+    public func delayed(by delay: Duration) -> LoopbackResponse {
         var copy = self
         copy.delay = delay
         return copy
     }
 
     /// The same response with one more header.
-    public func withHeader(_ name: String, _ value: String) -> TestHTTPResponse {
+    public func withHeader(_ name: String, _ value: String) -> LoopbackResponse {
         var copy = self
         copy.headers.append((name, value))
         return copy
     }
 }
 
-extension TestHTTPResponse {
+extension LoopbackResponse {
     /// The bytes on the wire. `omitBody` is for HEAD requests, which get the
     /// headers (Content-Length included) but no body.
     func serialized(omitBody: Bool, closeAfterwards: Bool) -> [UInt8] {

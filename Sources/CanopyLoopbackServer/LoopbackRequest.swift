@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request as the test server received it.
-public struct TestHTTPRequest: Sendable {
+public struct LoopbackRequest: Sendable {
     public let method: String
     /// The request target as sent, query included, e.g. "/search?q=a".
     public let path: String

@@ -1,20 +1,23 @@
 import Glibc
 
-/// A real HTTP/1.1 server on 127.0.0.1 and a random port, for tests that need
-/// actual sockets: a listener thread accepts, and each connection gets its own
-/// thread that reads requests, asks `handler` for the response and sends it,
-/// keeping the connection open as HTTP/1.1 keep-alive allows.
+/// A real HTTP/1.1 server on 127.0.0.1 and a random port: a listener thread accepts, and each
+/// connection gets its own thread that reads requests, asks `handler` for the response and sends
+/// it, keeping the connection open as HTTP/1.1 keep-alive allows. It serves `canopy demo`'s
+/// sample shop and the benchmarks' sites, and every test that needs real sockets; responses can
+/// carry faults (delays, drips, resets, bad framing) for the crawler's fault-injection tests.
 ///
-/// Each test should start its own server; `stop()` (or deinit) ends every
-/// thread and closes every socket.
-public final class TestHTTPServer: Sendable {
+/// It binds the loopback address only, never another interface. Each user starts its own server;
+/// `stop()` (or deinit) ends every thread and closes every socket.
+public final class LoopbackServer: Sendable {
     public let port: Int
     private let core: ServerCore
 
     /// Binds 127.0.0.1 (never another interface) on a port the system picks,
     /// and starts serving at once.
-    public init(handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse) throws {
-        let core = try ServerCore(handler: handler)
+    /// - Parameter recordsRequests: keep every request for `requests` (tests assert on them); a
+    ///   server that answers a whole crawl of a large site keeps none.
+    public init(recordsRequests: Bool = true, handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse) throws {
+        let core = try ServerCore(recordsRequests: recordsRequests, handler: handler)
         try core.start()
         self.core = core
         self.port = core.port
@@ -22,8 +25,8 @@ public final class TestHTTPServer: Sendable {
 
     /// A server that answers the paths in `table` (matched with their query
     /// first, then without it) and 404 for everything else.
-    public static func routes(_ table: [String: TestHTTPResponse]) throws -> TestHTTPServer {
-        try TestHTTPServer { request in
+    public static func routes(_ table: [String: LoopbackResponse]) throws -> LoopbackServer {
+        try LoopbackServer { request in
             table[request.path] ?? table[request.pathWithoutQuery] ?? .notFound
         }
     }
@@ -41,7 +44,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Every request received so far, in arrival order.
-    public var requests: [TestHTTPRequest] { core.receivedRequests }
+    public var requests: [LoopbackRequest] { core.receivedRequests }
 
     /// How many connections were accepted so far.
     public var connectionCount: Int { core.acceptedConnectionCount }
@@ -77,13 +80,13 @@ public final class RefusingPort: Sendable {
     deinit { close(descriptor) }
 }
 
-/// Everything the server threads share. Kept apart from `TestHTTPServer` so
+/// Everything the server threads share. Kept apart from `LoopbackServer` so
 /// the threads do not keep the public object alive: when a test drops its
 /// server, deinit runs and stops them.
 private final class ServerCore: Sendable {
     private struct State {
         var stopping = false
-        var requests: [TestHTTPRequest] = []
+        var requests: [LoopbackRequest] = []
         var acceptedConnections = 0
         var openConnections: Set<Int32> = []
         var acceptThread: POSIXThread?
@@ -96,19 +99,20 @@ private final class ServerCore: Sendable {
     /// so a blocked read or a response delay ends at once.
     private let stopSignalRead: Int32
     private let stopSignalWrite: Int32
-    private let handler: @Sendable (TestHTTPRequest) -> TestHTTPResponse
+    private let handler: @Sendable (LoopbackRequest) -> LoopbackResponse
+    private let recordsRequests: Bool
     private let state = LockedState(State())
 
-    /// Requests larger than this in their head are refused with 431.
-    private static let maxHeadBytes = 1 << 20
+    /// Requests larger than this in their head are refused with 431 (browsers send a few KiB).
+    static let maxHeadBytes = 64 * 1024
 
-    init(handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse) throws {
+    init(recordsRequests: Bool, handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse) throws {
         let socket = try Self.makeLoopbackSocket(listening: true)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             let error = errno
             close(socket.descriptor)
-            throw TestHTTPServerError(operation: "pipe", errorNumber: error)
+            throw LoopbackServerError(operation: "pipe", errorNumber: error)
         }
         pipeEnds.forEach(Self.closeOnExec)
         self.listener = socket.descriptor
@@ -116,6 +120,7 @@ private final class ServerCore: Sendable {
         self.stopSignalRead = pipeEnds[0]
         self.stopSignalWrite = pipeEnds[1]
         self.handler = handler
+        self.recordsRequests = recordsRequests
     }
 
     func start() throws {
@@ -128,7 +133,7 @@ private final class ServerCore: Sendable {
         }
     }
 
-    var receivedRequests: [TestHTTPRequest] { state.withLock { $0.requests } }
+    var receivedRequests: [LoopbackRequest] { state.withLock { $0.requests } }
     var acceptedConnectionCount: Int { state.withLock { $0.acceptedConnections } }
 
     func stop() {
@@ -201,16 +206,17 @@ private final class ServerCore: Sendable {
     private func serve(_ connection: Int32, number connectionNumber: Int) {
         defer { forget(connection) }
         var buffer: [UInt8] = []
+        var scanned = 0
         while true {
-            switch HTTPRequestParser.parse(&buffer, maxHeadBytes: Self.maxHeadBytes, connectionNumber: connectionNumber) {
+            switch HTTPRequestParser.parse(&buffer, scanned: &scanned, maxHeadBytes: Self.maxHeadBytes, connectionNumber: connectionNumber) {
             case .incomplete:
                 guard receive(from: connection, into: &buffer) else { return }
             case .failed(let status):
-                let response = TestHTTPResponse.text(TestHTTPResponse.reasonPhrase(for: status), status: status)
+                let response = LoopbackResponse.text(LoopbackResponse.reasonPhrase(for: status), status: status)
                 _ = sendAll(response.serialized(omitBody: false, closeAfterwards: true), to: connection)
                 return
             case .request(let request):
-                state.withLock { $0.requests.append(request) }
+                if recordsRequests { state.withLock { $0.requests.append(request) } }
                 let response = handler(request)
                 if response.delay > .zero {
                     // Returns true only when stop() signalled during the delay.
@@ -238,7 +244,7 @@ private final class ServerCore: Sendable {
         }
     }
 
-    private static func clientKeepsAlive(_ request: TestHTTPRequest) -> Bool {
+    private static func clientKeepsAlive(_ request: LoopbackRequest) -> Bool {
         let tokens = request.headerValues("Connection")
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: " \t").lowercased() }
@@ -284,7 +290,7 @@ private final class ServerCore: Sendable {
     }
 
     /// A head, then `total` filler bytes in 64 KiB writes until done or the client hangs up.
-    private func streamBody(of response: TestHTTPResponse, total: Int, to connection: Int32) {
+    private func streamBody(of response: LoopbackResponse, total: Int, to connection: Int32) {
         var head = "HTTP/1.1 200 OK\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += response.announcesLength ? "Content-Length: \(total)\r\n" : ""
@@ -351,9 +357,9 @@ private final class ServerCore: Sendable {
     /// a test server must never be reachable from the network.
     static func makeLoopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard descriptor >= 0 else { throw TestHTTPServerError(operation: "socket", errorNumber: errno) }
-        func fail(_ operation: String) -> TestHTTPServerError {
-            let error = TestHTTPServerError(operation: operation, errorNumber: errno)
+        guard descriptor >= 0 else { throw LoopbackServerError(operation: "socket", errorNumber: errno) }
+        func fail(_ operation: String) -> LoopbackServerError {
+            let error = LoopbackServerError(operation: operation, errorNumber: errno)
             close(descriptor)
             return error
         }

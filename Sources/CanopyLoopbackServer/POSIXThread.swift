@@ -11,7 +11,7 @@ struct POSIXThread {
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    init(_ body: @escaping @Sendable () -> Void) throws(TestHTTPServerError) {
+    init(_ body: @escaping @Sendable () -> Void) throws(LoopbackServerError) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var id = pthread_t()
         let result = pthread_create(&id, nil, { argument in
@@ -21,7 +21,7 @@ struct POSIXThread {
         }, box)
         guard result == 0 else {
             Unmanaged<Body>.fromOpaque(box).release()
-            throw TestHTTPServerError(operation: "pthread_create", errorNumber: result)
+            throw LoopbackServerError(operation: "pthread_create", errorNumber: result)
         }
         self.id = id
     }
@@ -32,7 +32,7 @@ struct POSIXThread {
 }
 
 /// A failed system call while starting the test server.
-public struct TestHTTPServerError: Error, CustomStringConvertible {
+public struct LoopbackServerError: Error, CustomStringConvertible {
     public let operation: String
     public let errorNumber: Int32
 
