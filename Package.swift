@@ -42,6 +42,8 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
+        // One shape for every problem (a config key, a rule set, a page, the store) and the exit codes.
+        .target(name: "CanopyDiagnostics"),
         // HTML/DOM layer: parsing, browser-faithful tree repair, selectors, targets.
         .target(name: "CanopyHTML", dependencies: ["CLibXML2"]),
         // Accessibility model: what static HTML tells about visibility and roles.
@@ -49,14 +51,14 @@ let package = Package(
         // Rule engine, audit context and the rules themselves.
         .target(
             name: "CanopyRules",
-            dependencies: ["CanopyHTML", "CanopyAccessibility", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyAccessibility", .product(name: "Yams", package: "Yams")]
         ),
         // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
         .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML"]),
         // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.
         .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyRules"]),
         // Analysis of history: fingerprints, page types, components, issue keys, trends, gate decisions.
-        .target(name: "CanopyHistory", dependencies: ["CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"]),
+        .target(name: "CanopyHistory", dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"]),
         // Every output format: axe JSON, results.jsonl, trend JSON, HTML, CSV, text, JUnit, SARIF, Markdown.
         .target(name: "CanopyReports", dependencies: ["CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory"]),
         // A real HTTP/1.1 server on 127.0.0.1: the demo's shop, the benchmarks' sites, every test's server.
@@ -67,7 +69,8 @@ let package = Package(
         .target(
             name: "CanopyKit",
             dependencies: [
-                "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports", "CanopyLoopbackServer", "CCrypto",
+                "CanopyDiagnostics", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
+                "CanopyLoopbackServer", "CCrypto",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Resources/sample.html")]
@@ -75,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "canopy",
             dependencies: [
-                "CanopyKit", "CanopyReports", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyRules",
+                "CanopyDiagnostics", "CanopyKit", "CanopyReports", "CanopyCrawl", "CanopyStore", "CanopyRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,15 +89,17 @@ let package = Package(
         .executableTarget(
             name: "canopy-crawl-bench",
             dependencies: [
-                "CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules", "CanopyHistory", "CanopySyntheticHistory", "CanopyLoopbackServer",
-                "CanopyMeasurement",
+                "CanopyDiagnostics", "CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules", "CanopyHistory", "CanopySyntheticHistory",
+                "CanopyLoopbackServer", "CanopyMeasurement",
             ]
         ),
         // Made-up weekly runs of a large site, recorded straight into a store: for the report
         // benchmark and tests, never shipped in a library product.
         .target(name: "CanopySyntheticHistory", dependencies: ["CanopyStore", "CanopyHistory", "CanopyRules"]),
         // `canopy gate` end to end over 50 pages served on loopback by the program itself.
-        .executableTarget(name: "canopy-gate-bench", dependencies: ["CanopyKit", "CanopyHistory", "CanopySyntheticHistory", "CanopyLoopbackServer"]),
+        .executableTarget(
+            name: "canopy-gate-bench", dependencies: ["CanopyDiagnostics", "CanopyKit", "CanopyHistory", "CanopySyntheticHistory", "CanopyLoopbackServer"]
+        ),
         // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
         .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopySyntheticHistory"]),
         // Fuzz targets' per-input work (docs/fuzzing.md), shared by the fuzzer and FuzzCorpusTests.
@@ -112,7 +117,10 @@ let package = Package(
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
         .testTarget(
             name: "CanopyRulesTests",
-            dependencies: ["CanopyRules", "CanopyAccessibility", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "CanopyDiagnostics", "CanopyRules", "CanopyAccessibility", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .testTarget(name: "CanopyCrawlTests", dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyTestSupport", "CZlib"]),
         // Recorded runs for store and history tests: a temporary folder, made-up findings, fixture pages.
@@ -128,7 +136,8 @@ let package = Package(
         .testTarget(
             name: "CanopyKitTests",
             dependencies: [
-                "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports", "CanopyTestSupport", "CanopyLoopbackServer", "CanopyXMLSchema",
+                "CanopyDiagnostics", "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
+                "CanopyTestSupport", "CanopyLoopbackServer", "CanopyXMLSchema",
                 "CanopySyntheticHistory", "CZlib",
             ],
             // The JUnit XSD and SARIF JSON schema the gate's outputs are validated against.

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
 import CanopyReports
@@ -11,6 +12,10 @@ public struct PageCheck: Sendable {
     }
 
     public struct Options: Sendable {
+        /// canopy.yml: its rule set, rules and excluded elements apply, under the flags.
+        public var configPath: String?
+        /// Resolves `${NAME}` in the configuration.
+        public var environment: [String: String] = [:]
         /// Rule ids to run, from the rule set; empty means every rule of the set.
         public var ruleIDs: [String]
         /// A rule set file (`Rules/*.yml`); nil means Canopy's default rule set.
@@ -34,7 +39,7 @@ public struct PageCheck: Sendable {
     /// The result of a whole `check`: what to print and the exit status.
     public struct Outcome: Sendable {
         public var output: String
-        public var diagnostics: [String]
+        public var diagnostics: [Diagnostic]
         public var exitStatus: ExitStatus
     }
 
@@ -51,23 +56,33 @@ public struct PageCheck: Sendable {
     /// Checks each source: a path to an HTML file or an http(s) URL.
     public func run(sources: [PageSource], options: Options) -> Outcome {
         let auditor: Auditor, scope: AuditScope
-        do {
-            auditor = Auditor(rules: try Self.rules(withIDs: options.ruleIDs, from: try Self.ruleSet(at: options.ruleSetPath)))
-            scope = AuditScope(include: try options.include.map(Self.selector), exclude: try options.exclude.map(Self.selector))
+        do throws(Diagnostic) {
+            var ruleSetPath = options.ruleSetPath, ruleIDs = options.ruleIDs, configured: [SelectorList] = []
+            if let path = options.configPath {
+                // The same configuration layer as `canopy crawl`, flags over the file.
+                let configuration = try CrawlConfiguration.load(contentsOf: path, environment: options.environment)
+                ruleSetPath = ruleSetPath ?? configuration.rules.set
+                if ruleIDs.isEmpty { ruleIDs = configuration.rules.only }
+                configured = configuration.exclude
+            }
+            auditor = Auditor(rules: try Self.rules(withIDs: ruleIDs, from: try Self.ruleSet(at: ruleSetPath)))
+            scope = AuditScope(
+                include: try options.include.map(Self.selector), exclude: configured + (try options.exclude.map(Self.selector))
+            )
         } catch {
-            return Outcome(output: "", diagnostics: [error.description], exitStatus: .usageError)
+            return Outcome(output: "", diagnostics: [error], exitStatus: error.exitStatus)
         }
 
         var reports: [String] = []
         var jsonReports: [AxeJSONReport] = []
-        var diagnostics: [String] = []
+        var diagnostics: [Diagnostic] = []
         var status = ExitStatus.passed
         for source in sources {
             let document: Document
             do {
                 document = try load(source)
             } catch {
-                diagnostics.append(error.description)
+                diagnostics.append(error)
                 status = status.combined(with: error.exitStatus)
                 continue
             }
@@ -89,12 +104,12 @@ public struct PageCheck: Sendable {
     }
 
     /// Loads and parses one page.
-    public func load(_ source: PageSource) throws(CheckError) -> Document {
+    public func load(_ source: PageSource) throws(Diagnostic) -> Document {
         switch source {
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else {
                 let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
-                throw .unreadableFile(path: path, reason: reason)
+                throw Diagnostic(.unreadableFile, "cannot read \(path): \(reason)")
             }
             return parser.parse(bytes: [UInt8](data), contentType: nil, url: URL(fileURLWithPath: path).absoluteString)
         case .url(let url):
@@ -102,19 +117,19 @@ public struct PageCheck: Sendable {
             do {
                 response = try fetcher.fetch(FetchRequest(url: url))
             } catch {
-                throw .fetchFailed(url: url, reason: error.description)
+                throw Diagnostic(.pageNotAudited, "cannot audit \(url): \(error.description)")
             }
             guard (200..<300).contains(response.status) else {
-                throw .fetchFailed(url: url, reason: "the server answered HTTP \(response.status)")
+                throw Diagnostic(.pageNotAudited, "cannot audit \(url): the server answered HTTP \(response.status)")
             }
             if let contentType = response.contentType, !Self.isHTML(contentType) {
-                throw .fetchFailed(url: url, reason: "the content type is \(contentType), not HTML")
+                throw Diagnostic(.pageNotAudited, "cannot audit \(url): the content type is \(contentType), not HTML")
             }
             return parser.parse(bytes: response.body, contentType: response.contentType, url: response.finalURL)
         case .bundledSample:
             guard let url = Bundle.module.url(forResource: "sample", withExtension: "html"),
                 let data = FileManager.default.contents(atPath: url.path)
-            else { throw .unreadableFile(path: "sample.html", reason: "the bundled sample is missing from this build") }
+            else { throw Diagnostic(.unreadableFile, "cannot read sample.html: the bundled sample is missing from this build") }
             return parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8", url: "canopy:sample.html")
         }
     }
@@ -125,31 +140,31 @@ public struct PageCheck: Sendable {
     }
 
     /// The rule set at `path`, or Canopy's default set.
-    public static func ruleSet(at path: String?) throws(CheckError) -> RuleSet {
-        do {
-            if let path { return try RuleSet.load(contentsOf: path) }
-            return try RuleSet.standard()
-        } catch {
-            throw .ruleSet(error)
-        }
+    public static func ruleSet(at path: String?) throws(Diagnostic) -> RuleSet {
+        if let path { return try RuleSet.load(contentsOf: path) }
+        return try RuleSet.standard()
     }
 
     /// The rules of `ruleSet` named by `ids` (all of them when `ids` is empty), with the set's
     /// impact overrides. Every id must belong to the set.
-    static func rules(withIDs ids: [String], from ruleSet: RuleSet) throws(CheckError) -> [any Rule] {
+    static func rules(withIDs ids: [String], from ruleSet: RuleSet) throws(Diagnostic) -> [any Rule] {
         guard !ids.isEmpty else { return ruleSet.rules }
         let unknown = ids.filter { id in !ruleSet.rules.contains { $0.metadata.id == id } }
         guard unknown.isEmpty else {
-            throw .unknownRules(unknown, notInSet: unknown.allSatisfy { RuleCatalog.rule(withID: $0) != nil } ? ruleSet.name : nil)
+            let quoted = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+            if unknown.allSatisfy({ RuleCatalog.rule(withID: $0) != nil }) {
+                throw Diagnostic(.usage, "\(quoted) not in the rule set \"\(ruleSet.name)\"; `canopy rules --set FILE` lists its rules")
+            }
+            throw Diagnostic(.usage, "unknown \(unknown.count == 1 ? "rule" : "rules") \(quoted); `canopy rules` lists the rules")
         }
         return ruleSet.rules.filter { ids.contains($0.metadata.id) }
     }
 
-    static func selector(_ text: String) throws(CheckError) -> SelectorList {
+    static func selector(_ text: String) throws(Diagnostic) -> SelectorList {
         do {
             return try SelectorList(text)
         } catch {
-            throw .badSelector(error.description)
+            throw Diagnostic(.usage, error.description)
         }
     }
 
@@ -189,68 +204,5 @@ public enum PageSource: Sendable, Equatable {
         case .url(let url): url
         case .bundledSample: "sample.html (bundled)"
         }
-    }
-}
-
-/// Why a check could not be done.
-public enum CheckError: Error, CustomStringConvertible, Equatable {
-    /// Ids that `--rules` named but the rule set lacks; `notInSet` names the set when every id
-    /// is a rule Canopy has that the set leaves out.
-    case unknownRules([String], notInSet: String?)
-    case ruleSet(RuleSetError)
-    case badSelector(String)
-    case unreadableFile(path: String, reason: String)
-    case fetchFailed(url: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .unknownRules(let ids, let setName):
-            if let setName {
-                "error: \(Self.quotedList(ids)) not in the rule set \"\(setName)\"; `canopy rules --set FILE` lists its rules"
-            } else {
-                "error: unknown \(ids.count == 1 ? "rule" : "rules") \(Self.quotedList(ids)); `canopy rules` lists the rules"
-            }
-        case .ruleSet(let error):
-            "error: \(error.description)"
-        case .badSelector(let message):
-            "error: \(message)"
-        case .unreadableFile(let path, let reason):
-            "error: cannot read \(path): \(reason)"
-        case .fetchFailed(let url, let reason):
-            "error: cannot audit \(url): \(reason)"
-        }
-    }
-
-    private static func quotedList(_ ids: [String]) -> String {
-        ids.map { "\"\($0)\"" }.joined(separator: ", ")
-    }
-
-    var exitStatus: ExitStatus {
-        switch self {
-        case .unknownRules, .ruleSet, .badSelector, .unreadableFile: .usageError
-        case .fetchFailed: .couldNotAudit
-        }
-    }
-}
-
-/// Canopy's exit codes, part of its interface.
-public enum ExitStatus: Int32, Sendable {
-    case passed = 0
-    case violationsFound = 1
-    case usageError = 2
-    case couldNotAudit = 3
-
-    /// When several pages end differently, the more serious status wins: a usage error, then a
-    /// page that could not be audited, then violations.
-    func combined(with other: ExitStatus) -> ExitStatus {
-        func rank(_ status: ExitStatus) -> Int {
-            switch status {
-            case .passed: 0
-            case .violationsFound: 1
-            case .couldNotAudit: 2
-            case .usageError: 3
-            }
-        }
-        return rank(other) > rank(self) ? other : self
     }
 }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyRules
 import Foundation
 
@@ -15,7 +16,7 @@ public struct RuleListing: Sendable {
     }
 
     /// The rules of the rule set file at `path`, or of Canopy's default set when nil.
-    public init(ruleSetPath path: String?) throws(CheckError) {
+    public init(ruleSetPath path: String?) throws(Diagnostic) {
         self.init(ruleSet: try PageCheck.ruleSet(at: path))
     }
 

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyReports
 import CanopyRules
@@ -33,7 +34,7 @@ public struct SiteCrawl: Sendable {
     public struct Outcome: Sendable {
         public var exitStatus: ExitStatus
         /// Lines for the log: errors, or where the results went.
-        public var messages: [String]
+        public var messages: [OutcomeLine]
         public var summary: RunSummary?
         public var run: RunID?
         public var storePath: String?
@@ -80,8 +81,8 @@ public struct SiteCrawl: Sendable {
         let configuration: CrawlConfiguration
         let plan: CrawlPlan
         let audit: AuditPlan
-        do throws(ConfigurationError) {
-            let base = try options.configPath.map { path throws(ConfigurationError) in
+        do throws(Diagnostic) {
+            let base = try options.configPath.map { path throws(Diagnostic) in
                 try CrawlConfiguration.load(contentsOf: path, environment: options.environment)
             } ?? CrawlConfiguration(startURLs: [])
             configuration = try base.applying(options.overrides)
@@ -89,7 +90,7 @@ public struct SiteCrawl: Sendable {
             audit = try AuditPlan(configuration: configuration)
         } catch {
             outcome.exitStatus = .usageError
-            outcome.messages = ["error: \(error.description)"]
+            outcome.messages = [.problem(error)]
             return outcome
         }
 
@@ -111,7 +112,7 @@ public struct SiteCrawl: Sendable {
                 switch ResumeSelection.choose(request, among: try store.runs(), for: start, store: configuration.output.storePath) {
                 case .failure(let refusal):
                     outcome.exitStatus = .usageError
-                    outcome.messages = ["error: \(refusal)"]
+                    outcome.messages = [.problem(refusal)]
                     return outcome
                 case .success(let resumed):
                     run = resumed.id
@@ -131,7 +132,7 @@ public struct SiteCrawl: Sendable {
             storeSink = StoreSink(store: store, run: run)
         } catch {
             outcome.exitStatus = .usageError
-            outcome.messages.append("error: cannot write the run's results: \(error)")
+            outcome.messages.append(.problem(Diagnostic(.store, "cannot write the run's results: \(error)")))
             return outcome
         }
         outcome.run = run
@@ -141,15 +142,22 @@ public struct SiteCrawl: Sendable {
             crawl: plan, audit: audit, sink: CombinedSink<PageAudit>([storeSink, lines, tally]), progress: progress,
             resuming: finished.map(FinishedPage.init)
         )
+        guard stopper.attach(crawler) else {
+            // Stopped (a signal) between opening the store and the first request: nothing was crawled.
+            try? store.markInterrupted(run, at: now())
+            outcome.interrupted = true
+            outcome.exitStatus = .couldNotAudit
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "stopped before the crawl began")))
+            return outcome
+        }
         let summary: RunSummary
         do throws(FetchError) {
-            guard stopper.attach(crawler) else { throw .transport(code: 42, message: "stopped before the crawl began") }
             summary = RunSummary(crawl: try crawler.run(), tally: tally)
         } catch {
             try? store.markInterrupted(run, at: now())
             outcome.interrupted = stopper.wasStopped
             outcome.exitStatus = .couldNotAudit
-            outcome.messages.append("error: the crawl could not run: \(error.description)")
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "the crawl could not run: \(error.description)")))
             return outcome
         }
         storeSink.flush()
@@ -166,16 +174,16 @@ public struct SiteCrawl: Sendable {
             if stopper.wasStopped {
                 try store.markInterrupted(run, at: now())
                 outcome.interrupted = true
-                outcome.messages.append(
+                outcome.messages.append(.note(
                     "stopped: \(summary.pagesAudited) pages audited and recorded; run \(run) is marked interrupted and left out of trends; "
                         + "`canopy crawl --resume` with the same configuration continues it"
-                )
+                ))
             } else {
                 try store.finish(run, coverage: coverage, endedAt: now())
             }
             try writeSummary(summary, run: run, to: reports)
         } catch {
-            outcome.messages.append("error: could not complete the run record: \(error)")
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "could not complete the run record: \(error)")))
             outcome.exitStatus = .couldNotAudit
             return outcome
         }
@@ -184,18 +192,18 @@ public struct SiteCrawl: Sendable {
         do {
             outcome.report = try ReportWriter(store: store, now: now).write(to: reports)
         } catch {
-            outcome.messages.append("error: could not write the reports to \(reports): \(error)")
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "could not write the reports to \(reports): \(error)")))
             outcome.exitStatus = .couldNotAudit
         }
         if let writeError = storeSink.writeError {
-            outcome.messages.append("error: some pages could not be stored: \(writeError)")
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "some pages could not be stored: \(writeError)")))
             outcome.exitStatus = .couldNotAudit
         }
         if summary.startUnreachable {
-            outcome.messages.append("error: no page could be audited: the start URL did not answer (see \(reports)/results.jsonl and the store)")
+            outcome.messages.append(.problem(Diagnostic(.pageNotAudited, "no page could be audited: the start URL did not answer (see \(reports)/results.jsonl and the store)")))
             outcome.exitStatus = .couldNotAudit
         }
-        outcome.messages.append(Self.describe(summary, run: run, reports: reports, store: configuration.output.storePath))
+        outcome.messages.append(.note(Self.describe(summary, run: run, reports: reports, store: configuration.output.storePath)))
         if let report = outcome.report { outcome.messages.append("  report: \(report.htmlPath)") }
         return outcome
     }

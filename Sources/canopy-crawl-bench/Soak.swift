@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyKit
 import CanopyMeasurement
 import CanopyLoopbackServer
@@ -91,7 +92,7 @@ enum Soak {
             pagesFailed: outcome.summary?.pagesFailed ?? 0, bytes: outcome.summary?.bytes ?? 0,
             crawlSeconds: crawlSeconds, totalSeconds: total, peakDuringCrawlKiB: peaks.before, peakAfterCrawlKiB: peaks.after,
             peakKiB: ownHighWaterMark(), exitStatus: outcome.exitStatus.rawValue, storeBytes: size(folder + "/canopy.sqlite"),
-            resultsBytes: size(folder + "/Reports/results.jsonl"), messages: outcome.messages
+            resultsBytes: size(folder + "/Reports/results.jsonl"), messages: outcome.messages.map(\.description)
         )
     }
 

@@ -87,7 +87,7 @@ func runMode(_ mode: String) throws -> Measurement {
         let begin = ContinuousClock.now
         let outcome = SiteCrawl().run(SiteCrawl.Options(overrides: overrides, verbosity: .quiet))
         let elapsed = seconds(since: begin)
-        guard let summary = outcome.summary else { throw BenchmarkError(outcome.messages.joined(separator: "\n")) }
+        guard let summary = outcome.summary else { throw BenchmarkError(outcome.messages.map(\.description).joined(separator: "\n")) }
         return Measurement(pages: summary.pagesAudited, bytes: summary.bytes, seconds: elapsed,
                            note: "\(summary.pagesWithErrorStatus) error statuses, \(summary.violations) violations; store, results.jsonl and reports included")
     case "fetch":

@@ -7,6 +7,7 @@
 // A first, untimed run writes the baseline the timed rounds compare with, as a team's first gate
 // does. A round counts only if it audited every page and passed; otherwise the benchmark says
 // what went wrong and reports no time.
+import CanopyDiagnostics
 import CanopyHistory
 import CanopyKit
 import CanopyLoopbackServer
@@ -58,7 +59,7 @@ options.environment = ProcessInfo.processInfo.environment
 
 /// The pages the run audited, or the reason the round does not count.
 func audited(_ outcome: DeployGate.Outcome, expecting statuses: Set<ExitStatus>) -> Int {
-    guard let report = outcome.report else { fail("the gate did not run: \(outcome.messages.joined(separator: "; "))") }
+    guard let report = outcome.report else { fail("the gate did not run: \(outcome.messages.map(\.description).joined(separator: "; "))") }
     let count = report.pages.filter(\.audited).count
     guard count == BenchmarkSite.pageCount else {
         fail("only \(count) of \(BenchmarkSite.pageCount) pages audited: \(report.unauditedPages.map { "\($0.url): \($0.error ?? "?")" })")
@@ -74,7 +75,7 @@ let first = DeployGate().run(options)
 _ = audited(first, expecting: [.violationsFound])
 let findings = first.report?.findings.count ?? 0
 let created = BaselineMaintenance().create(from: .init(fromRun: folder + "/gate.json"), to: folder + "/baseline.json")
-guard created.exitStatus == .passed else { fail("cannot write the baseline: \(created.messages.joined(separator: "; "))") }
+guard created.exitStatus == .passed else { fail("cannot write the baseline: \(created.messages.map(\.description).joined(separator: "; "))") }
 
 options.baselinePath = folder + "/baseline.json"
 options.junitPath = folder + "/junit.xml"

@@ -1,5 +1,5 @@
+import CanopyDiagnostics
 import ArgumentParser
-import CanopyHistory
 import CanopyKit
 import Foundation
 
@@ -15,11 +15,10 @@ struct BaselineCommand: ParsableCommand {
         @Option(name: .customLong("from-run"), help: ArgumentHelp("latest, a run id of the store, or a gate output JSON file.", valueName: "run"))
         var fromRun: String
 
-        @Option(name: .long, help: ArgumentHelp("The SQLite run store (default: the configuration's).", valueName: "file"))
+        @Option(name: .long, help: ArgumentHelp("The SQLite run store; replaces output.store (default: <reports>/canopy.sqlite).", valueName: "file"))
         var store: String?
 
-        @Option(name: .long, help: ArgumentHelp("The configuration file (store path, rewrites).", valueName: "file"))
-        var config: String?
+        @OptionGroup var configuration: ConfigurationOption
 
         @Flag(name: .customLong("include-incomplete"), help: "Also list \"needs review\" findings.")
         var includeIncomplete = false
@@ -32,7 +31,7 @@ struct BaselineCommand: ParsableCommand {
 
         var source: BaselineMaintenance.Source {
             BaselineMaintenance.Source(
-                fromRun: fromRun, storePath: store, configPath: config, rewrites: rewrites, environment: ProcessInfo.processInfo.environment
+                fromRun: fromRun, storePath: store, configPath: configuration.config, rewrites: rewrites, environment: ProcessInfo.processInfo.environment
             )
         }
     }
@@ -92,6 +91,6 @@ struct BaselineCommand: ParsableCommand {
 }
 
 private func finish(_ outcome: BaselineMaintenance.Outcome) throws {
-    for message in outcome.messages { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-    if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
+    emit(outcome.messages)
+    try end(with: outcome.exitStatus)
 }

@@ -1,5 +1,5 @@
+import CanopyDiagnostics
 import ArgumentParser
-import CanopyHistory
 import CanopyKit
 import CanopyReports
 import Foundation

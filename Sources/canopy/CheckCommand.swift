@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import ArgumentParser
 import CanopyKit
 import Foundation
@@ -6,37 +7,35 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Audit HTML files or URLs and print the findings.",
-        discussion: "With no FILE or URL, audits a sample page bundled with Canopy."
+        discussion: "With no FILE or URL, audits a sample page bundled with Canopy. With --config, canopy.yml's rule set, rules and excluded elements apply (flags override them)."
     )
 
     @Argument(help: "HTML files or http(s) URLs to audit.")
     var sources: [String] = []
 
-    @Option(name: .long, help: "Comma-separated rule ids to run, from the rule set (default: all of them). See `canopy rules`.")
-    var rules: String?
-
-    @Option(name: .customLong("set"), help: ArgumentHelp("A rule set file (YAML or JSON): which rules run and their impacts (default: Canopy's default set).", valueName: "file"))
-    var ruleSetPath: String?
+    @OptionGroup var configuration: ConfigurationOption
+    @OptionGroup var ruleSelection: RuleSelectionOptions
 
     @Option(name: .long, help: "Audit only inside elements matching this CSS selector (repeatable).")
     var include: [String] = []
 
-    @Option(name: .long, help: "Leave out elements matching this CSS selector and their subtrees (repeatable).")
-    var exclude: [String] = []
+    @OptionGroup var exclusions: ExcludeOptions
 
     @Option(name: .long, help: "Output format: text or json (axe-core's result shape).")
     var format: PageCheck.Format = .text
 
     func run() throws {
-        let ruleIDs = rules.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
-        let options = PageCheck.Options(ruleIDs: ruleIDs, ruleSetPath: ruleSetPath, include: include, exclude: exclude, format: format)
+        var options = PageCheck.Options(
+            ruleIDs: ruleSelection.ruleIDs ?? [], ruleSetPath: ruleSelection.ruleSetPath, include: include,
+            exclude: exclusions.excludeSelectors, format: format
+        )
+        options.configPath = configuration.config
+        options.environment = ProcessInfo.processInfo.environment
         let pageSources = sources.isEmpty ? [PageSource.bundledSample] : sources.map(PageSource.init(argument:))
         let outcome = PageCheck().run(sources: pageSources, options: options)
         FileHandle.standardOutput.write(Data(outcome.output.utf8))
-        for diagnostic in outcome.diagnostics {
-            FileHandle.standardError.write(Data((diagnostic + "\n").utf8))
-        }
-        if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
+        emit(outcome.diagnostics.map(OutcomeLine.problem))
+        try end(with: outcome.exitStatus)
     }
 }
 

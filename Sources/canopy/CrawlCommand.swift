@@ -1,5 +1,5 @@
+import CanopyDiagnostics
 import ArgumentParser
-import CanopyCrawl
 import CanopyKit
 import CanopyStore
 import Foundation
@@ -23,41 +23,12 @@ struct CrawlCommand: ParsableCommand {
     @Argument(help: "Start URLs (replace the configuration's `start`).")
     var urls: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "file"))
-    var config: String?
-
-    @Option(name: .customLong("set"), help: ArgumentHelp("A rule set file (replaces rules.set).", valueName: "file"))
-    var ruleSetPath: String?
-
-    @Option(name: .long, help: "Comma-separated rule ids to run, from the rule set.")
-    var rules: String?
-
-    @Option(name: .customLong("max-pages"), help: "Most pages to crawl.")
-    var maxPages: Int?
-
-    @Option(name: .customLong("max-depth"), help: "Most links to follow from a start URL.")
-    var maxDepth: Int?
-
-    @Option(name: .long, help: "Transfers in flight at once.")
-    var concurrency: Int?
-
-    @Option(name: .customLong("include"), help: "Crawl only URLs matching this pattern: a path prefix (/shop/) or re:REGEX (repeatable).")
-    var includePatterns: [String] = []
-
-    @Option(name: .customLong("exclude-url"), help: "Do not crawl URLs matching this pattern (repeatable).")
-    var excludePatterns: [String] = []
-
-    @Option(name: .customLong("exclude"), help: "Leave out elements matching this CSS selector, on every page (repeatable).")
-    var excludeSelectors: [String] = []
-
-    @Flag(name: .customLong("no-robots"), help: "Ignore robots.txt (for your own staging site).")
-    var ignoreRobots = false
-
-    @Option(name: .long, help: ArgumentHelp("Where reports go (replaces output.reports).", valueName: "folder"))
-    var reports: String?
-
-    @Option(name: .long, help: ArgumentHelp("The SQLite run store (replaces output.store).", valueName: "file"))
-    var store: String?
+    @OptionGroup var configuration: ConfigurationOption
+    @OptionGroup var ruleSelection: RuleSelectionOptions
+    @OptionGroup var scope: CrawlScopeOptions
+    @OptionGroup var fetching: FetchOptions
+    @OptionGroup var exclusions: ExcludeOptions
+    @OptionGroup var storage: StorageOptions
 
     @Option(
         name: .long, defaultAsFlag: "latest", parsing: .next,
@@ -68,11 +39,7 @@ struct CrawlCommand: ParsableCommand {
     )
     var resume: String?
 
-    @Flag(name: .shortAndLong, help: "Print only errors.")
-    var quiet = false
-
-    @Flag(name: .shortAndLong, help: "Also print a line for every page that fails.")
-    var verbose = false
+    @OptionGroup var log: LogOptions
 
     func run() throws {
         var startURLs = urls
@@ -93,33 +60,24 @@ struct CrawlCommand: ParsableCommand {
         }
         var overrides = CrawlOverrides()
         if !startURLs.isEmpty { overrides.startURLs = startURLs }
-        overrides.ruleSet = ruleSetPath
-        overrides.onlyRules = rules.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-        overrides.maxPages = maxPages
-        overrides.maxDepth = maxDepth
-        overrides.concurrency = concurrency
-        overrides.includePatterns = includePatterns
-        overrides.excludePatterns = excludePatterns
-        overrides.excludeSelectors = excludeSelectors
-        if ignoreRobots { overrides.robots = false }
-        overrides.reports = reports
-        overrides.store = store
-        let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
+        ruleSelection.apply(to: &overrides)
+        scope.apply(to: &overrides)
+        fetching.apply(to: &overrides)
+        overrides.excludeSelectors = exclusions.excludeSelectors
+        storage.apply(to: &overrides)
         let options = SiteCrawl.Options(
-            configPath: config, overrides: overrides, verbosity: verbosity, environment: ProcessInfo.processInfo.environment,
-            resume: resumeRequest
+            configPath: configuration.config, overrides: overrides, verbosity: log.verbosity,
+            environment: ProcessInfo.processInfo.environment, resume: resumeRequest
         )
         let stopper = SiteCrawl.Stopper()
         let signals = SignalStop(stopper: stopper)
-        let outcome = SiteCrawl(progress: .standardError(verbosity: verbosity)).run(options, stopper: stopper)
+        let outcome = SiteCrawl(progress: .standardError(verbosity: log.verbosity)).run(options, stopper: stopper)
         let received = signals.received
         withExtendedLifetime(signals) {}
-        for message in outcome.messages where !quiet || message.hasPrefix("error") {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-        }
+        emit(outcome.messages, quiet: log.quiet)
         // As a shell reports a process ended by the signal: 128 + its number (130, 143).
         if outcome.interrupted, let received { throw ExitCode(128 + received) }
-        if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
+        try end(with: outcome.exitStatus)
     }
 }
 

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import ArgumentParser
 import CanopyKit
 import Foundation
@@ -18,10 +19,7 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         let outcome = SiteDemo().run(SiteDemo.Options(folder: output))
-        for message in outcome.messages {
-            let stream = message.hasPrefix("error") ? FileHandle.standardError : FileHandle.standardOutput
-            stream.write(Data((message + "\n").utf8))
-        }
-        if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
+        emit(outcome.messages, notes: .standardOutput)
+        try end(with: outcome.exitStatus)
     }
 }

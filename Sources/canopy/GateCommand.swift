@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import ArgumentParser
 import CanopyKit
 import CanopyRules
@@ -21,8 +22,7 @@ struct GateCommand: ParsableCommand {
     @Argument(help: "Page URLs to audit.")
     var urls: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "file"))
-    var config: String?
+    @OptionGroup var configuration: ConfigurationOption
 
     @Option(name: .customLong("urls"), help: ArgumentHelp("A file of page URLs, one a line (# comments).", valueName: "file"))
     var urlsFile: String?
@@ -63,21 +63,15 @@ struct GateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write a Markdown summary (CI job summary, PR comment).", valueName: "file"))
     var summary: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("A rule set file (replaces rules.set).", valueName: "file"))
-    var ruleSetPath: String?
-
-    @Option(name: .long, help: "Comma-separated rule ids to run, from the rule set.")
-    var rules: String?
-
-    @Option(name: .long, help: "Transfers in flight at once.")
-    var concurrency: Int?
+    @OptionGroup var ruleSelection: RuleSelectionOptions
+    @OptionGroup var fetching: FetchOptions
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
     func run() throws {
         var options = DeployGate.Options()
-        options.configPath = config
+        options.configPath = configuration.config
         options.urls = urls
         options.urlsFile = urlsFile
         options.sitemap = sitemap
@@ -96,14 +90,11 @@ struct GateCommand: ParsableCommand {
         options.junitPath = junit
         options.sarifPath = sarif
         options.summaryPath = summary
-        options.overrides.ruleSet = ruleSetPath
-        options.overrides.onlyRules = rules.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-        options.overrides.concurrency = concurrency
+        ruleSelection.apply(to: &options.overrides)
+        fetching.apply(to: &options.overrides)
         options.environment = ProcessInfo.processInfo.environment
         let outcome = DeployGate().run(options)
-        for message in outcome.messages where !quiet || message.hasPrefix("error") {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-        }
-        if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
+        emit(outcome.messages, quiet: quiet)
+        try end(with: outcome.exitStatus)
     }
 }

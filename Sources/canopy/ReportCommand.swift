@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import ArgumentParser
 import CanopyKit
 import Foundation
@@ -14,23 +15,15 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file (for its output section).", valueName: "file"))
-    var config: String?
-
-    @Option(name: .long, help: ArgumentHelp("The SQLite run store (default: <reports>/canopy.sqlite).", valueName: "file"))
-    var store: String?
-
-    @Option(name: .long, help: ArgumentHelp("Where the reports go (default: Reports).", valueName: "folder"))
-    var reports: String?
+    @OptionGroup var configuration: ConfigurationOption
+    @OptionGroup var storage: StorageOptions
 
     func run() throws {
         let outcome = ReportGeneration().run(ReportGeneration.Options(
-            configPath: config, storePath: store, reportsFolder: reports, environment: ProcessInfo.processInfo.environment
+            configPath: configuration.config, storePath: storage.store, reportsFolder: storage.reports,
+            environment: ProcessInfo.processInfo.environment
         ))
-        for message in outcome.messages {
-            let stream = message.hasPrefix("error") ? FileHandle.standardError : FileHandle.standardOutput
-            stream.write(Data((message + "\n").utf8))
-        }
-        if outcome.exitStatus != .passed { throw ExitCode(outcome.exitStatus.rawValue) }
+        emit(outcome.messages, notes: .standardOutput)
+        try end(with: outcome.exitStatus)
     }
 }

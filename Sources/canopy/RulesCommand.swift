@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import ArgumentParser
 import CanopyKit
 import Foundation
@@ -19,8 +20,9 @@ struct RulesCommand: ParsableCommand {
         do {
             listing = try RuleListing(ruleSetPath: ruleSetPath)
         } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
-            throw ExitCode(ExitStatus.usageError.rawValue)
+            emit([.problem(error)])
+            try end(with: error.exitStatus)
+            return
         }
         let output = format == .json ? listing.json() : listing.text()
         FileHandle.standardOutput.write(Data(output.utf8))

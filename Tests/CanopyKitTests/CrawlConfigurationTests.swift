@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
 import CanopyReports
@@ -137,7 +138,7 @@ struct CrawlConfigurationTests {
         #expect(!configuration.crawlScope.contains(try CrawlURL("https://www.example.com/a")))
         #expect(try configuration.selectedRules().map(\.metadata.id) == RuleSet.standard().ruleIDs)
         #expect(configuration.configHash == CrawlConfiguration(startURLs: [start]).configHash)
-        #expect(throws: ConfigurationError.self) { try CrawlConfiguration(startURLs: []).requireStartURLs() }
+        #expect(throws: Diagnostic.self) { try CrawlConfiguration(startURLs: []).requireStartURLs() }
         #expect(throws: Never.self) { try configuration.requireStartURLs() }
     }
 
@@ -146,7 +147,7 @@ struct CrawlConfigurationTests {
         let configuration = try parse("limits:\nscope: {}\n")
         #expect(configuration.startURLs.isEmpty)
         #expect(configuration.limits.maxPages == 10_000)
-        #expect(throws: ConfigurationError(file: "canopy.yml", line: nil, keyPath: "start",
+        #expect(throws: Diagnostic.configuration(file: "canopy.yml", line: nil, keyPath: "start",
                                            message: "no start URL: list one under `start` or give one on the command line")) {
             try configuration.requireStartURLs()
         }
@@ -248,7 +249,7 @@ struct CrawlConfigurationTests {
         #expect {
             try parse(yaml)
         } throws: { error in
-            let description = (error as? ConfigurationError)?.description ?? "\(error)"
+            let description = (error as? Diagnostic)?.description ?? "\(error)"
             let matches = description.hasPrefix(expectedStart)
             if !matches { Issue.record("got: \(description)") }
             return matches
@@ -260,7 +261,7 @@ struct CrawlConfigurationTests {
         #expect {
             try parse("start: https://a.test/\nlimits:\n  retries: 1\n  retries: 2\n")
         } throws: { error in
-            let error = error as? ConfigurationError
+            let error = error as? Diagnostic
             return error?.line == 3 || error?.line == 4
         }
     }
@@ -273,13 +274,13 @@ struct CrawlConfigurationTests {
             "narrow.yml": "name: narrow\nrules: [image-alt]\n",
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(throws: ConfigurationError(
+        #expect(throws: Diagnostic.configuration(
             file: folder + "/canopy.yml", line: 4, keyPath: "exclude-by-rule.region",
             message: "rule \"region\" is not enabled by the rule set \"narrow\""
         )) {
             try CrawlConfiguration.load(contentsOf: folder + "/canopy.yml", environment: [:])
         }
-        #expect(throws: ConfigurationError(
+        #expect(throws: Diagnostic.configuration(
             file: folder + "/only.yml", line: 3, keyPath: "rules.only[1]",
             message: "rule \"region\" is not enabled by the rule set \"narrow\""
         )) {
@@ -288,7 +289,7 @@ struct CrawlConfigurationTests {
     }
 
     @Test func missingFile() {
-        #expect(throws: ConfigurationError(file: "/nonexistent/canopy.yml", line: nil, keyPath: "", message: "no such file")) {
+        #expect(throws: Diagnostic.configuration(file: "/nonexistent/canopy.yml", line: nil, keyPath: "", message: "no such file")) {
             try CrawlConfiguration.load(contentsOf: "/nonexistent/canopy.yml", environment: [:])
         }
     }
@@ -335,7 +336,7 @@ struct CrawlConfigurationTests {
             ("\"${1BAD}\"", [:], "\"${1BAD}\" does not name an environment variable"),
         ]
         for (value, environment, message) in errors {
-            #expect(throws: ConfigurationError(file: "canopy.yml", line: 3, keyPath: "auth.headers.X", message: message)) {
+            #expect(throws: Diagnostic.configuration(file: "canopy.yml", line: 3, keyPath: "auth.headers.X", message: message)) {
                 try parse("auth:\n  headers:\n    X: \(value)\n", environment: environment)
             }
         }
@@ -451,7 +452,7 @@ struct CrawlConfigurationTests {
         #expect {
             try configuration.applying(overrides)
         } throws: { error in
-            let description = (error as? ConfigurationError)?.description ?? "\(error)"
+            let description = (error as? Diagnostic)?.description ?? "\(error)"
             if !description.hasPrefix(expectedStart) { Issue.record("got: \(description)") }
             return description.hasPrefix(expectedStart)
         }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHistory
 import CanopyKit
@@ -196,7 +197,7 @@ struct CrawlResumeTests {
         func refusal(_ options: SiteCrawl.Options) -> String {
             let outcome = SiteCrawl().run(options)
             #expect(outcome.exitStatus == .usageError)
-            return outcome.messages.joined(separator: "\n")
+            return outcome.messages.map(\.description).joined(separator: "\n")
         }
         #expect(refusal(fixture.options(resume: .latest)) == "error: nothing to resume: the store \(fixture.storePath) has no interrupted run")
 

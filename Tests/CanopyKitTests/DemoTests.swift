@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyKit
 import CanopyLoopbackServer
 import CanopyReports
@@ -60,8 +61,8 @@ struct DemoTests {
         #expect(owners == [DemoShop.chatVendor])
         #expect(second.byComponent.contains { $0.name == "header" && $0.issues == 1 && $0.instances == DemoShop.pagePaths.count })
 
-        #expect(outcome.messages.last { $0.hasPrefix("report: open ") }?.hasSuffix("index.html") == true)
-        #expect(outcome.messages.contains { $0.contains("since week 1: 3 new, 3 fixed") })
+        #expect(outcome.messages.last { $0.description.hasPrefix("report: open ") }?.description.hasSuffix("index.html") == true)
+        #expect(outcome.messages.contains { $0.description.contains("since week 1: 3 new, 3 fixed") })
         let html = try String(contentsOfFile: report.htmlPath, encoding: .utf8)
         #expect(ReportChecks.violations(ofHTML: html) == [])
         #expect(FileManager.default.fileExists(atPath: folder.file("canopy.yml")))

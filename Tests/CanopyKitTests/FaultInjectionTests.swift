@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
 import CanopyHistory
@@ -211,7 +212,7 @@ struct FaultInjectionTests {
         let yaml = "start: http://127.0.0.1:9/\nexclude:\n  - '\(selector)'\n"
         let clock = ContinuousClock()
         let start = clock.now
-        do throws(ConfigurationError) {
+        do throws(Diagnostic) {
             let configuration = try CrawlConfiguration(yaml: yaml, file: "canopy.yml", baseDirectory: nil, environment: [:])
             // Accepted: matching it against a page must stay cheap too.
             let plan = try AuditPlan(configuration: configuration)

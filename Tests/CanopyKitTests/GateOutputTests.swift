@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyHistory
 import CanopyReports
 import CanopyTestSupport
@@ -278,7 +279,7 @@ struct GatePolicyTests {
         ("gate:\n  rewrite:\n    www.example.com: staging", "canopy.yml:4: gate.rewrite.www.example.com: rewrite \"www.example.com\" → \"staging\": \"www.example.com\" is not an http(s) URL prefix"),
     ])
     func gateErrors(yaml: String, message: String) {
-        #expect(throws: ConfigurationError.self) {
+        #expect(throws: Diagnostic.self) {
             _ = try CrawlConfiguration(yaml: "start: https://www.example.com/\n" + yaml, file: "canopy.yml", baseDirectory: nil, environment: [:])
         }
         do {
@@ -293,12 +294,12 @@ struct GatePolicyTests {
         let fixture = try GateFixture()
         let entry = #"{"fingerprint":"a","rule":"image-alt","outcome":"violation","signature":"s","target":"img","snippet":"<img>","url":"https://x/","expires":"2025-13-01"}"#
         try #"{"version":1,"created":"x","source":"y","entries":[\#(entry)]}"#.write(toFile: fixture.path("b.json"), atomically: true, encoding: .utf8)
-        #expect(throws: GateError.usage("\(fixture.path("b.json")): entries[0].expires: expected a date as YYYY-MM-DD, found \"2025-13-01\"")) {
+        #expect(throws: Diagnostic(.usage, "\(fixture.path("b.json")): entries[0].expires: expected a date as YYYY-MM-DD, found \"2025-13-01\"")) {
             try Baseline.load(contentsOf: fixture.path("b.json"))
         }
         let nowhere = entry.replacingOccurrences(of: #","url":"https://x/""#, with: "").replacingOccurrences(of: "2025-13-01", with: "2025-12-01")
         try #"{"version":1,"created":"x","source":"y","entries":[\#(nowhere)]}"#.write(toFile: fixture.path("c.json"), atomically: true, encoding: .utf8)
-        #expect(throws: GateError.usage("\(fixture.path("c.json")): entries[0]: needs one of component, url or pageType to say where the issue is")) {
+        #expect(throws: Diagnostic(.usage, "\(fixture.path("c.json")): entries[0]: needs one of component, url or pageType to say where the issue is")) {
             try Baseline.load(contentsOf: fixture.path("c.json"))
         }
     }
@@ -339,12 +340,12 @@ struct GatePolicyTests {
         let fixture = try GateFixture()
         let entry = #"{"fingerprint":"a","rule":"image-alt","outcome":"violation","signature":"s","target":"img","snippet":"<img>","url":"https://x/","expires":"2025-02-31"}"#
         try #"{"version":1,"created":"x","source":"y","entries":[\#(entry)]}"#.write(toFile: fixture.path("b.json"), atomically: true, encoding: .utf8)
-        #expect(throws: GateError.usage("\(fixture.path("b.json")): entries[0].expires: \"2025-02-31\" is not a day of the calendar (February 2025 has 28 days)")) {
+        #expect(throws: Diagnostic(.usage, "\(fixture.path("b.json")): entries[0].expires: \"2025-02-31\" is not a day of the calendar (February 2025 has 28 days)")) {
             try Baseline.load(contentsOf: fixture.path("b.json"))
         }
         let created = BaselineMaintenance().create(from: .init(fromRun: fixture.path("none.json")), to: fixture.path("c.json"), expires: "2025-06-31")
         #expect(created.exitStatus == .usageError)
-        #expect(created.messages == ["error: --expires: \"2025-06-31\" is not a day of the calendar (June 2025 has 30 days)"])
+        #expect(created.messages == [.problem(.usage(#"--expires: "2025-06-31" is not a day of the calendar (June 2025 has 30 days)"#))])
     }
 
     @Test("path patterns: * within a segment, ** across segments, page-type queries")

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyTestSupport
 import Foundation
 import Testing
@@ -38,7 +39,7 @@ struct GatePageOutcomeTests {
         let skipped = Dictionary(uniqueKeysWithValues: report.pages.compactMap { page in page.skipped.map { (page.url, $0) } })
         #expect(skipped[server.url("/guide.pdf")]?.contains("not HTML") == true)
         #expect(skipped[server.url("/partner")]?.contains(elsewhere.url("/landing")) == true)
-        let log = outcome.messages.joined(separator: "\n")
+        let log = outcome.messages.map(\.description).joined(separator: "\n")
         #expect(log.contains("skipped \(server.url("/guide.pdf")): not HTML"))
         #expect(!log.contains("could not audit"))
         #expect(elsewhere.requests.isEmpty)
@@ -54,7 +55,7 @@ struct GatePageOutcomeTests {
         let fixture = try GateFixture()
         let outcome = try fixture.gate([], extra: "start: \(server.url("/"))") { $0.crawl = true }
         #expect(outcome.exitStatus == .couldNotAudit)
-        #expect(outcome.messages.joined(separator: "\n").contains("could not audit \(server.url("/gone")): HTTP 404"))
+        #expect(outcome.messages.map(\.description).joined(separator: "\n").contains("could not audit \(server.url("/gone")): HTTP 404"))
     }
 
     @Test("--crawl: a crawl stopped by limits.max-pages says so, and does not count as the whole site")
@@ -66,7 +67,7 @@ struct GatePageOutcomeTests {
         #expect(report.pages.map(\.url) == [server.url("/")])
         #expect(report.pageListCut == "limits.max-pages (1) was reached: 1 more pages found were not audited")
         #expect(!report.coversWholeSite)
-        #expect(outcome.messages[0].contains("page list cut: limits.max-pages (1) was reached"))
+        #expect(outcome.messages[0].description.contains("page list cut: limits.max-pages (1) was reached"))
     }
 
     @Test("a listed page that is not HTML could not be audited: listing it asks for its audit")
@@ -78,7 +79,7 @@ struct GatePageOutcomeTests {
         let outcome = try fixture.gate([server.url("/"), server.url("/guide.pdf")])
         #expect(outcome.exitStatus == .couldNotAudit)
         #expect(outcome.report?.skippedPages.isEmpty == true)
-        #expect(outcome.messages.joined(separator: "\n").contains("could not audit \(server.url("/guide.pdf")): not HTML (application/pdf)"))
+        #expect(outcome.messages.map(\.description).joined(separator: "\n").contains("could not audit \(server.url("/guide.pdf")): not HTML (application/pdf)"))
     }
 
     @Test("a listed page that redirects within its host (another scheme or port) is audited under its listed URL")
@@ -105,7 +106,7 @@ struct GatePageOutcomeTests {
         let outcome = try fixture.gate([server.url("/"), server.url("/account")])
 
         #expect(outcome.exitStatus == .couldNotAudit)
-        let log = outcome.messages.joined(separator: "\n")
+        let log = outcome.messages.map(\.description).joined(separator: "\n")
         #expect(log.contains("could not audit \(server.url("/account")): redirected to another host: \(elsewhere)"), "\(log)")
         #expect(login.requests.isEmpty)
     }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHistory
 import CanopyStore
@@ -75,7 +76,7 @@ struct GateRatchetTests {
         let kept = maintenance.update(baselinePath: baseline, from: .init(fromRun: output))
         #expect(kept.exitStatus == .passed, "\(kept.messages)")
         #expect(try Baseline.load(contentsOf: baseline).entries == original.entries)
-        #expect(kept.messages[0].contains("1 not confirmed"))
+        #expect(kept.messages[0].description.contains("1 not confirmed"))
 
         // Asked explicitly, the ratchet removes it from the same partial source.
         let pruned = maintenance.update(baselinePath: baseline, from: .init(fromRun: output), output: fixture.path("pruned.json"), pruneTemplates: true)

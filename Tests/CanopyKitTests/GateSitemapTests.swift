@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyTestSupport
 import Foundation
 import Testing
@@ -57,7 +58,7 @@ struct GateSitemapTests {
         #expect(report.pages.count == 2)
         let cut = try #require(report.pageListCut)
         #expect(cut.contains("3 pages") && cut.contains("max-pages"))
-        #expect(outcome.messages.joined(separator: "\n").contains("page list cut: \(cut)"))
+        #expect(outcome.messages.map(\.description).joined(separator: "\n").contains("page list cut: \(cut)"))
         #expect(try String(contentsOfFile: fixture.path("summary.md"), encoding: .utf8).contains(cut))
     }
 }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyRules
 import CanopyHistory
@@ -150,7 +151,7 @@ struct GateTests {
         let second = try fixture.gate(urls, baseline: baseline)
         #expect(second.exitStatus == .passed, "\(second.messages)")
         #expect(second.report!.findings.filter { $0.rule == "image-alt" }.allSatisfy { $0.status == .baselined })
-        #expect(second.messages[0].hasPrefix("canopy gate: passed"))
+        #expect(second.messages[0].description.hasPrefix("canopy gate: passed"))
     }
 
     @Test("a new violation fails the gate, and only it is reported as new")
@@ -169,7 +170,7 @@ struct GateTests {
         #expect(failing.map(\.rule) == ["button-name"])
         #expect(failing.first?.url == after.url("/product/1"))
         #expect(failing.first?.status == .new)
-        let log = outcome.messages.joined(separator: "\n")
+        let log = outcome.messages.map(\.description).joined(separator: "\n")
         #expect(log.contains("new: button-name (critical)"))
         #expect(log.contains(after.url("/product/1")))
         #expect(log.contains("fix:"))
@@ -189,7 +190,7 @@ struct GateTests {
         #expect(outcome.exitStatus == .passed, "\(outcome.messages)")
         #expect(outcome.report!.fixed.map(\.rule) == ["image-alt"])
         #expect(outcome.report!.fixed.first?.url == before.url("/"))
-        #expect(outcome.messages.joined().contains("fixed: image-alt on \(before.url("/"))"))
+        #expect(outcome.messages.map(\.description).joined().contains("fixed: image-alt on \(before.url("/"))"))
     }
 
     @Test("an expired waiver fails the gate and says which and since when")
@@ -204,7 +205,7 @@ struct GateTests {
         #expect(outcome.exitStatus == .violationsFound)
         #expect(outcome.report!.failing.allSatisfy { $0.status == .expiredWaiver })
         #expect(outcome.report!.expiredWaivers.first?.daysAgo == 9)
-        #expect(outcome.messages.joined().contains("expired on 2025-02-20 (9 days ago); fails the gate again"))
+        #expect(outcome.messages.map(\.description).joined().contains("expired on 2025-02-20 (9 days ago); fails the gate again"))
 
         // Through its expiry day, the waiver holds.
         let onTheDay = try GateFixture(today: "2025-02-20")
@@ -226,7 +227,7 @@ struct GateTests {
         let outcome = try fixture.gate(urls, baseline: path) { $0.summaryPath = fixture.path("summary.md") }
 
         #expect(outcome.exitStatus == .passed, "\(outcome.messages)")
-        let log = outcome.messages.joined(separator: "\n")
+        let log = outcome.messages.map(\.description).joined(separator: "\n")
         #expect(log.contains("expired waiver: button-name on \(server.url("/")) expired on 2025-02-20 (9 days ago); reported, does not fail: owned by chat-vendor"), "\(log)")
         #expect(!log.contains("fails the gate"))
         let summary = try String(contentsOfFile: fixture.path("summary.md"), encoding: .utf8)
@@ -249,7 +250,7 @@ struct GateTests {
         let vendor = outcome.report!.findings.filter { $0.owner == "chat-vendor" }
         #expect(vendor.map(\.rule) == ["button-name"])
         #expect(vendor.allSatisfy { $0.status == .new && !$0.fails && $0.note == "owned by chat-vendor" })
-        #expect(outcome.messages.joined().contains("vendor chat-vendor: 1 findings reported, not failing"))
+        #expect(outcome.messages.map(\.description).joined().contains("vendor chat-vendor: 1 findings reported, not failing"))
 
         let strict = try fixture.gate(urls, baseline: baseline, gate: "  fail-on-vendors: true")
         #expect(strict.exitStatus == .violationsFound)
@@ -267,7 +268,7 @@ struct GateTests {
 
         #expect(outcome.exitStatus == .couldNotAudit)
         #expect(outcome.report?.result == .couldNotAudit)
-        let log = outcome.messages.joined(separator: "\n")
+        let log = outcome.messages.map(\.description).joined(separator: "\n")
         #expect(log.contains("could not audit \(server.url("/gone")): HTTP 404"))
         #expect(log.contains("could not audit \(closed)"))
     }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyKit
 import CanopyTestSupport
 import Foundation
@@ -80,14 +81,14 @@ struct PageCheckTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = PageCheck().run(sources: [.file(path)], options: .init(exclude: ["div >> p"]))
         #expect(outcome.exitStatus == .usageError)
-        #expect(outcome.diagnostics.first?.contains("div >> p") == true)
+        #expect(outcome.diagnostics.first?.description.contains("div >> p") == true)
     }
 
     @Test func unknownRuleAndMissingFileAreUsageErrors() {
         #expect(PageCheck().run(sources: [.bundledSample], options: .init(ruleIDs: ["no-such-rule"])).exitStatus == .usageError)
         let missing = PageCheck().run(sources: [.file("/nonexistent/page.html")], options: .init())
         #expect(missing.exitStatus == .usageError)
-        #expect(missing.diagnostics.first?.contains("/nonexistent/page.html") == true)
+        #expect(missing.diagnostics.first?.description.contains("/nonexistent/page.html") == true)
     }
 
     @Test func bundledSampleHasFindings() {
@@ -115,7 +116,7 @@ struct PageCheckTests {
         defer { server.stop() }
         let missing = PageCheck().run(sources: [.url(server.url("/missing.html"))], options: .init())
         #expect(missing.exitStatus == .couldNotAudit)
-        #expect(missing.diagnostics.first?.contains("404") == true)
+        #expect(missing.diagnostics.first?.description.contains("404") == true)
         let notHTML = PageCheck().run(sources: [.url(server.url("/image.png"))], options: .init())
         #expect(notHTML.exitStatus == .couldNotAudit)
         let port = server.port

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyHTML
 import CanopyHistory
 import CanopyKit
@@ -271,11 +272,12 @@ struct ReportTests {
         }
         // Run 2 against run 1: the label rule is new (3 issues), the page that failed lost its image issue.
         #expect(outcome.messages.first == "run 2: 6 violation issues on 6 page instances, 3 to review; since run 1: 3 new, 1 fixed, 3 persisting (also changed: rules added: label)")
-        #expect(outcome.messages.dropFirst().first == "report: " + folder.file("out/index.html"))
+        #expect(outcome.messages.dropFirst().first == .note("report: " + folder.file("out/index.html")))
 
         let missing = ReportGeneration().run(ReportGeneration.Options(storePath: folder.file("none.sqlite"), reportsFolder: folder.file("out2")))
         #expect(missing.exitStatus == .usageError)
-        #expect(missing.messages.first?.contains("none.sqlite") == true)
+        #expect(missing.messages.first?.problem?.kind == .store)
+        #expect(missing.messages.first?.description.contains("none.sqlite") == true)
         #expect(!FileManager.default.fileExists(atPath: folder.file("out2/index.html")))
     }
 

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyKit
 import CanopyRules
 import Foundation
@@ -40,13 +41,14 @@ struct RuleSetOptionTests {
         #expect(picked.exitStatus == .violationsFound)
         let outside = PageCheck().run(sources: [.bundledSample], options: .init(ruleIDs: ["html-has-lang"], ruleSetPath: setPath))
         #expect(outside.exitStatus == .usageError)
-        #expect(outside.diagnostics.first?.contains(#""html-has-lang" not in the rule set"#) == true)
+        #expect(outside.diagnostics.first?.kind == .usage)
+        #expect(outside.diagnostics.first?.description.contains(#""html-has-lang" not in the rule set"#) == true)
     }
 
     @Test func unknownRuleIDsAreAllNamed() {
         let outcome = PageCheck().run(sources: [.bundledSample], options: .init(ruleIDs: ["image-alt", "nope", "nada"]))
         #expect(outcome.exitStatus == .usageError)
-        #expect(outcome.diagnostics == [#"error: unknown rules "nope", "nada"; `canopy rules` lists the rules"#])
+        #expect(outcome.diagnostics == [.usage(#"unknown rules "nope", "nada"; `canopy rules` lists the rules"#)])
     }
 
     @Test func badRuleSetIsAUsageErrorNamingFileLineAndKey() throws {
@@ -54,10 +56,12 @@ struct RuleSetOptionTests {
         defer { try? FileManager.default.removeItem(atPath: setPath) }
         let outcome = PageCheck().run(sources: [.bundledSample], options: .init(ruleSetPath: setPath))
         #expect(outcome.exitStatus == .usageError)
-        #expect(outcome.diagnostics == ["error: \(setPath):3: rules[1]: unknown rule \"imag-alt\"; did you mean \"image-alt\"?"])
+        #expect(outcome.diagnostics == [
+            .ruleSet(file: setPath, line: 3, keyPath: "rules[1]", message: "unknown rule \"imag-alt\"; did you mean \"image-alt\"?"),
+        ])
         let missing = PageCheck().run(sources: [.bundledSample], options: .init(ruleSetPath: "/nonexistent/set.yml"))
         #expect(missing.exitStatus == .usageError)
-        #expect(missing.diagnostics == ["error: /nonexistent/set.yml: no such file"])
+        #expect(missing.diagnostics == [.ruleSet(file: "/nonexistent/set.yml", line: nil, keyPath: "", message: "no such file")])
     }
 
     @Test func defaultRunUsesTheDefaultSet() throws {

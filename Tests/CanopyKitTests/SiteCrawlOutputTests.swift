@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyKit
 import CanopyStore
@@ -125,7 +126,7 @@ struct SiteCrawlOutputTests {
         let outcome = crawl(start, into: folder)
 
         #expect(outcome.exitStatus == .couldNotAudit)
-        #expect(outcome.messages.contains { $0.contains("start URL did not answer") && $0.contains("results.jsonl") })
+        #expect(outcome.messages.contains { $0.problem?.kind == .pageNotAudited && $0.description.contains("start URL did not answer") && $0.description.contains("results.jsonl") })
         let lines = try jsonLines(folder.file("Reports/results.jsonl"))
         #expect(lines.count == 1)
         #expect(lines.first?["url"] as? String == start)

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyKit
 import CanopyRules
 import CanopyStore

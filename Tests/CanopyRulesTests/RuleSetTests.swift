@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyHTML
 import CanopyTestSupport
 import Foundation
@@ -9,7 +10,7 @@ import Testing
 struct RuleSetTests {
     static let defaultFile = SharedFixtures.repositoryRoot.appendingPathComponent("Rules/default.yml")
 
-    func parse(_ yaml: String, file: String = "Rules/team.yml") throws(RuleSetError) -> RuleSet {
+    func parse(_ yaml: String, file: String = "Rules/team.yml") throws(Diagnostic) -> RuleSet {
         try RuleSet(yaml: yaml, file: file)
     }
 
@@ -205,7 +206,7 @@ struct RuleSetTests {
     }
 
     @Test func missingFileIsNamed() {
-        #expect(throws: RuleSetError(file: "/nonexistent/set.yml", line: nil, keyPath: "", message: "no such file")) {
+        #expect(throws: Diagnostic.ruleSet(file: "/nonexistent/set.yml", line: nil, keyPath: "", message: "no such file")) {
             try RuleSet.load(contentsOf: "/nonexistent/set.yml")
         }
     }

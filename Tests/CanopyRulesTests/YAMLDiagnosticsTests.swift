@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import Testing
 import Yams
 

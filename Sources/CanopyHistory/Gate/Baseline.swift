@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyStore
 import Foundation
@@ -83,7 +84,7 @@ public struct Baseline: Sendable, Equatable, Codable {
         self.entries = entries.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
     }
 
-    public static func load(contentsOf path: String) throws(GateError) -> Baseline {
+    public static func load(contentsOf path: String) throws(Diagnostic) -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .usage("\(path): " + (FileManager.default.fileExists(atPath: path) ? "the baseline cannot be read" : "no such baseline file"))
         }
@@ -121,7 +122,7 @@ public struct Baseline: Sendable, Equatable, Codable {
         return baseline
     }
 
-    public func write(to path: String) throws(GateError) {
+    public func write(to path: String) throws(Diagnostic) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var sorted = self
@@ -252,7 +253,7 @@ public struct WaiverDate: Comparable {
     }
 
     /// The date, or why `text` is not one, in words for an error message.
-    public static func parse(_ text: String) throws(GateError) -> WaiverDate {
+    public static func parse(_ text: String) throws(Diagnostic) -> WaiverDate {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),

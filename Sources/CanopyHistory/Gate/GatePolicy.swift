@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyStore
 import CanopyRules
 import Foundation
@@ -50,8 +51,8 @@ public struct PageBudget: Sendable, Equatable {
 public struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     public let text: String
 
-    public init(_ text: String) throws(GateError) {
-        guard text.hasPrefix("/") else { throw GateError.usage("\"\(text)\" is not a path pattern: it must start with /") }
+    public init(_ text: String) throws(Diagnostic) {
+        guard text.hasPrefix("/") else { throw Diagnostic(.usage, "\"\(text)\" is not a path pattern: it must start with /") }
         self.text = text
     }
 
@@ -109,19 +110,19 @@ public struct URLRewrite: Sendable, Equatable, CustomStringConvertible {
     public let to: String
 
     /// `https://www.example.com=https://staging.example.com`.
-    public init(parsing text: String) throws(GateError) {
+    public init(parsing text: String) throws(Diagnostic) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw GateError.usage("--rewrite \"\(text)\": expected FROM=TO, e.g. https://www.example.com=https://staging.example.com")
+            throw Diagnostic(.usage, "--rewrite \"\(text)\": expected FROM=TO, e.g. https://www.example.com=https://staging.example.com")
         }
         try self.init(from: String(text[..<equals]), to: String(text[text.index(after: equals)...]))
     }
 
-    public init(from: String, to: String) throws(GateError) {
+    public init(from: String, to: String) throws(Diagnostic) {
         for side in [from, to] {
             guard let url = URLComponents(string: side), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   url.host?.isEmpty == false
             else {
-                throw GateError.usage("rewrite \"\(from)\" → \"\(to)\": \"\(side)\" is not an http(s) URL prefix")
+                throw Diagnostic(.usage, "rewrite \"\(from)\" → \"\(to)\": \"\(side)\" is not an http(s) URL prefix")
             }
         }
         self.from = from
@@ -170,16 +171,5 @@ extension [URLRewrite] {
             }
         }
         return pageType
-    }
-}
-
-/// Why a gate or baseline command could not do its work: bad usage or files (exit 2).
-public enum GateError: Error, Sendable, Equatable, CustomStringConvertible {
-    case usage(String)
-
-    public var description: String {
-        switch self {
-        case .usage(let message): message
-        }
     }
 }

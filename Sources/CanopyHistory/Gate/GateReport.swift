@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyRules
 import CanopyStore
@@ -127,13 +128,13 @@ public struct GateReport: Sendable, Codable, Equatable {
     public var unauditedPages: [Page] { pages.filter { !$0.audited && $0.skipped == nil } }
     public var skippedPages: [Page] { pages.filter { !$0.audited && $0.skipped != nil } }
 
-    public static func load(contentsOf path: String) throws(GateError) -> GateReport {
+    public static func load(contentsOf path: String) throws(Diagnostic) -> GateReport {
         guard let data = FileManager.default.contents(atPath: path) else { throw .usage("\(path): no such gate output file") }
         do {
             let report = try JSONDecoder().decode(GateReport.self, from: data)
-            guard report.version == currentVersion else { throw GateError.usage("\(path): gate output version \(report.version) is not supported") }
+            guard report.version == currentVersion else { throw Diagnostic(.usage, "\(path): gate output version \(report.version) is not supported") }
             return report
-        } catch let error as GateError {
+        } catch let error as Diagnostic {
             throw error
         } catch {
             throw .usage("\(path): not a Canopy gate output: \(error)")

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyHistory
 import CanopyCrawl
 import CanopyHTML
@@ -191,13 +192,13 @@ public struct CrawlConfiguration: Sendable, Encodable {
 
     /// Reads `canopy.yml` (or any name) at `path`. `environment` resolves `${NAME}` in
     /// credential values; pass `ProcessInfo.processInfo.environment` from the command line.
-    public static func load(contentsOf path: String, environment: [String: String]) throws(ConfigurationError) -> CrawlConfiguration {
+    public static func load(contentsOf path: String, environment: [String: String]) throws(Diagnostic) -> CrawlConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "the file cannot be read" : "no such file"
-            throw ConfigurationError(file: path, line: nil, keyPath: "", message: reason)
+            throw Diagnostic.configuration(file: path, line: nil, keyPath: "", message: reason)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError(file: path, line: nil, keyPath: "", message: "the file is not UTF-8 text")
+            throw Diagnostic.configuration(file: path, line: nil, keyPath: "", message: "the file is not UTF-8 text")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try CrawlConfiguration(yaml: text, file: path, baseDirectory: folder, environment: environment)
@@ -205,7 +206,7 @@ public struct CrawlConfiguration: Sendable, Encodable {
 
     /// Reads configuration text; `file` names it in error messages, relative paths
     /// resolve against `baseDirectory` (left relative when nil).
-    public init(yaml: String, file: String, baseDirectory: String?, environment: [String: String]) throws(ConfigurationError) {
+    public init(yaml: String, file: String, baseDirectory: String?, environment: [String: String]) throws(Diagnostic) {
         self = try CrawlConfigurationParser(file: file, baseDirectory: baseDirectory, environment: environment).parse(yaml)
     }
 
@@ -236,18 +237,18 @@ public struct CrawlConfiguration: Sendable, Encodable {
     }
 
     /// The rules to run: `rules.set` (or the default set), narrowed to `rules.only`.
-    public func selectedRules() throws(ConfigurationError) -> [any Rule] {
-        let location = file ?? ConfigurationError.commandLine
+    public func selectedRules() throws(Diagnostic) -> [any Rule] {
+        let location = file ?? SourceLocation.commandLine
         let ruleSet: RuleSet
         do {
-            ruleSet = try rules.set.map { path throws(RuleSetError) in try RuleSet.load(contentsOf: path) } ?? RuleSet.standard()
+            ruleSet = try rules.set.map { path throws(Diagnostic) in try RuleSet.load(contentsOf: path) } ?? RuleSet.standard()
         } catch {
-            throw ConfigurationError(file: location, line: nil, keyPath: "rules.set", message: "cannot use the rule set: \(error)")
+            throw Diagnostic.configuration(file: location, line: nil, keyPath: "rules.set", message: "cannot use the rule set: \(error)")
         }
         guard !rules.only.isEmpty else { return ruleSet.rules }
         let unknown = rules.only.filter { !ruleSet.ruleIDs.contains($0) }
         guard unknown.isEmpty else {
-            throw ConfigurationError(
+            throw Diagnostic.configuration(
                 file: location, line: nil, keyPath: "rules.only",
                 message: "not in the rule set \"\(ruleSet.name)\": \(unknown.joined(separator: ", "))"
             )
@@ -256,10 +257,10 @@ public struct CrawlConfiguration: Sendable, Encodable {
     }
 
     /// Throws when there is no start URL in the file nor on the command line.
-    public func requireStartURLs() throws(ConfigurationError) {
+    public func requireStartURLs() throws(Diagnostic) {
         guard startURLs.isEmpty else { return }
-        throw ConfigurationError(
-            file: file ?? ConfigurationError.commandLine, line: nil, keyPath: "start",
+        throw Diagnostic.configuration(
+            file: file ?? SourceLocation.commandLine, line: nil, keyPath: "start",
             message: "no start URL: list one under `start` or give one on the command line"
         )
     }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyHistory
 import CanopyCrawl
 import CanopyHTML
@@ -20,14 +21,14 @@ struct CrawlConfigurationParser {
         "exclude-by-rule", "owners", "output", "components", "gate",
     ]
 
-    func parse(_ yaml: String) throws(ConfigurationError) -> CrawlConfiguration {
+    func parse(_ yaml: String) throws(Diagnostic) -> CrawlConfiguration {
         let root: YAMLNode
         do {
             guard let composed = try Yams.compose(yaml: yaml) else {
                 throw error(nil, "", "the file is empty; expected a mapping with at least `start`")
             }
             root = composed
-        } catch let error as ConfigurationError {
+        } catch let error as Diagnostic {
             throw error
         } catch let error as YamlError {
             throw syntaxError(error)
@@ -47,7 +48,7 @@ struct CrawlConfigurationParser {
         let normalizer = configuration.normalizer
         if let node = section("start") {
             var seen: Set<CrawlURL> = []
-            configuration.startURLs = try stringList(node, "start", what: "URLs") { (text, item, path) throws(ConfigurationError) in
+            configuration.startURLs = try stringList(node, "start", what: "URLs") { (text, item, path) throws(Diagnostic) in
                 let url = try self.url(text, item, path, normalizer)
                 return seen.insert(url).inserted ? url : nil
             }
@@ -73,13 +74,13 @@ struct CrawlConfigurationParser {
 
     // MARK: Sections
 
-    func scope(_ node: YAMLNode) throws(ConfigurationError) -> CrawlConfiguration.Scope {
+    func scope(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Scope {
         var scope = CrawlConfiguration.Scope()
         for entry in try entries(node, "scope", allowed: ["origins", "include", "exclude", "strip-query", "sort-query", "follow-nofollow"]) {
             let path = "scope.\(entry.key)"
             switch entry.key {
             case "origins":
-                scope.origins = try stringList(entry.value, path, what: "origins") { (text, item, itemPath) throws(ConfigurationError) in
+                scope.origins = try stringList(entry.value, path, what: "origins") { (text, item, itemPath) throws(Diagnostic) in
                     let url = try self.url(text, item, itemPath, URLNormalizer())
                     guard url.path == "/", url.query == nil else {
                         throw error(item, itemPath, "expected an origin such as https://cdn.example.com, without a path")
@@ -89,7 +90,7 @@ struct CrawlConfigurationParser {
             case "include": scope.include = try patterns(entry.value, path)
             case "exclude": scope.exclude = try patterns(entry.value, path)
             case "strip-query":
-                scope.stripQuery = try stringList(entry.value, path, what: "query parameter names") { (text, item, itemPath) throws(ConfigurationError) in
+                scope.stripQuery = try stringList(entry.value, path, what: "query parameter names") { (text, item, itemPath) throws(Diagnostic) in
                     guard !text.isEmpty, !text.contains(where: { $0 == "&" || $0 == "=" || $0.isWhitespace }) else {
                         throw error(item, itemPath, "expected a query parameter name, optionally with * (e.g. utm_*), found \"\(text)\"")
                     }
@@ -102,20 +103,20 @@ struct CrawlConfigurationParser {
         return scope
     }
 
-    func sitemaps(_ node: YAMLNode, _ normalizer: URLNormalizer) throws(ConfigurationError) -> CrawlConfiguration.Sitemaps {
+    func sitemaps(_ node: YAMLNode, _ normalizer: URLNormalizer) throws(Diagnostic) -> CrawlConfiguration.Sitemaps {
         if node.scalar != nil, isString(node), node.scalar!.string == "auto" || node.scalar!.string == "none" {
             return node.scalar!.string == "auto" ? .auto : .none
         }
         guard node.sequence != nil || isString(node) else {
             throw error(node, "sitemaps", "expected `auto`, `none` or a list of sitemap URLs, found \(kind(of: node))")
         }
-        let urls = try stringList(node, "sitemaps", what: "sitemap URLs") { (text, item, path) throws(ConfigurationError) in
+        let urls = try stringList(node, "sitemaps", what: "sitemap URLs") { (text, item, path) throws(Diagnostic) in
             try url(text, item, path, normalizer)
         }
         return .listed(urls)
     }
 
-    func limits(_ node: YAMLNode) throws(ConfigurationError) -> CrawlConfiguration.Limits {
+    func limits(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Limits {
         var limits = CrawlConfiguration.Limits()
         let keys = ["max-pages", "max-depth", "max-bytes", "timeout", "connect-timeout", "retries", "max-redirects"]
         for entry in try entries(node, "limits", allowed: keys) {
@@ -133,7 +134,7 @@ struct CrawlConfigurationParser {
         return limits
     }
 
-    func politeness(_ node: YAMLNode) throws(ConfigurationError) -> CrawlConfiguration.Politeness {
+    func politeness(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Politeness {
         var politeness = CrawlConfiguration.Politeness()
         let keys = ["concurrency", "per-host", "requests-per-second", "robots", "crawl-delay", "user-agent"]
         for entry in try entries(node, "politeness", allowed: keys) {
@@ -158,13 +159,13 @@ struct CrawlConfigurationParser {
         return politeness
     }
 
-    func auth(_ node: YAMLNode) throws(ConfigurationError) -> CrawlConfiguration.Auth {
+    func auth(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Auth {
         var auth = CrawlConfiguration.Auth()
         for entry in try entries(node, "auth", allowed: ["hosts", "headers", "cookies"]) {
             let path = "auth.\(entry.key)"
             switch entry.key {
             case "hosts":
-                auth.hosts = try stringList(entry.value, path, what: "host names") { (text, item, itemPath) throws(ConfigurationError) in
+                auth.hosts = try stringList(entry.value, path, what: "host names") { (text, item, itemPath) throws(Diagnostic) in
                     let host = text.lowercased()
                     guard !host.isEmpty, !host.contains(where: { "/:@?#".contains($0) || $0.isWhitespace }) else {
                         throw error(item, itemPath, "expected a host name such as staging.example.com, found \"\(text)\"")
@@ -172,14 +173,14 @@ struct CrawlConfigurationParser {
                     return host
                 }
             case "headers":
-                auth.headers = try credentials(entry.value, path) { (name, value, item, itemPath) throws(ConfigurationError) in
+                auth.headers = try credentials(entry.value, path) { (name, value, item, itemPath) throws(Diagnostic) in
                     guard HTTPToken.isValid(name) else { throw error(item, itemPath, "\"\(name)\" is not a valid header name") }
                     guard HTTPToken.isValidHeaderValue(value) else {
                         throw error(item, itemPath, "the value must not contain line breaks")
                     }
                 }
             default:
-                auth.cookies = try credentials(entry.value, path) { (name, value, item, itemPath) throws(ConfigurationError) in
+                auth.cookies = try credentials(entry.value, path) { (name, value, item, itemPath) throws(Diagnostic) in
                     guard HTTPToken.isValid(name) else { throw error(item, itemPath, "\"\(name)\" is not a valid cookie name") }
                     guard HTTPToken.isValidCookieValue(value) else {
                         throw error(item, itemPath, "the value may not contain spaces, quotes, commas, semicolons or backslashes")
@@ -190,7 +191,7 @@ struct CrawlConfigurationParser {
         return auth
     }
 
-    func rules(_ node: YAMLNode) throws(ConfigurationError) -> (CrawlConfiguration.Rules, RuleSet) {
+    func rules(_ node: YAMLNode) throws(Diagnostic) -> (CrawlConfiguration.Rules, RuleSet) {
         var rules = CrawlConfiguration.Rules()
         var ruleSet: RuleSet?
         var onlyNode: YAMLNode?
@@ -211,14 +212,14 @@ struct CrawlConfigurationParser {
         let set: RuleSet
         if let ruleSet { set = ruleSet } else { set = try standardRuleSet(node) }
         if let onlyNode {
-            rules.only = try stringList(onlyNode, "rules.only", what: "rule ids") { (id, item, path) throws(ConfigurationError) in
+            rules.only = try stringList(onlyNode, "rules.only", what: "rule ids") { (id, item, path) throws(Diagnostic) in
                 try ruleID(id, item, path, in: set)
             }
         }
         return (rules, set)
     }
 
-    func excludeByURL(_ node: YAMLNode) throws(ConfigurationError) -> [CrawlConfiguration.URLExclusion] {
+    func excludeByURL(_ node: YAMLNode) throws(Diagnostic) -> [CrawlConfiguration.URLExclusion] {
         guard let sequence = node.sequence else {
             throw error(node, "exclude-by-url", "expected a list of {url, selectors} mappings, found \(kind(of: node))")
         }
@@ -241,7 +242,7 @@ struct CrawlConfigurationParser {
         return exclusions
     }
 
-    func excludeByRule(_ node: YAMLNode, ruleSet: RuleSet) throws(ConfigurationError) -> [String: [SelectorList]] {
+    func excludeByRule(_ node: YAMLNode, ruleSet: RuleSet) throws(Diagnostic) -> [String: [SelectorList]] {
         var exclusions: [String: [SelectorList]] = [:]
         for entry in try entries(node, "exclude-by-rule", allowed: nil) {
             let id = try ruleID(entry.key, entry.keyNode, "exclude-by-rule.\(entry.key)", in: ruleSet)
@@ -250,13 +251,13 @@ struct CrawlConfigurationParser {
         return exclusions
     }
 
-    func owners(_ node: YAMLNode) throws(ConfigurationError) -> [CrawlConfiguration.Owner] {
-        try entries(node, "owners", allowed: nil).map { (entry) throws(ConfigurationError) in
+    func owners(_ node: YAMLNode) throws(Diagnostic) -> [CrawlConfiguration.Owner] {
+        try entries(node, "owners", allowed: nil).map { (entry) throws(Diagnostic) in
             CrawlConfiguration.Owner(name: entry.key, selectors: try selectors(entry.value, "owners.\(entry.key)"))
         }
     }
 
-    func output(_ node: YAMLNode) throws(ConfigurationError) -> CrawlConfiguration.Output {
+    func output(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Output {
         var output = CrawlConfiguration.Output()
         for entry in try entries(node, "output", allowed: ["reports", "store"]) {
             let text = try string(entry.value, "output.\(entry.key)")
@@ -266,7 +267,7 @@ struct CrawlConfigurationParser {
         return output
     }
 
-    func components(_ node: YAMLNode) throws(ConfigurationError) -> CrawlConfiguration.Components {
+    func components(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Components {
         var components = CrawlConfiguration.Components()
         for entry in try entries(node, "components", allowed: ["min-share"]) {
             let share = try number(entry.value, "components.min-share")
@@ -278,7 +279,7 @@ struct CrawlConfigurationParser {
         return components
     }
 
-    func gate(_ node: YAMLNode) throws(ConfigurationError) -> GatePolicy {
+    func gate(_ node: YAMLNode) throws(Diagnostic) -> GatePolicy {
         var policy = GatePolicy()
         let keys = ["baseline", "fail-on", "fail-on-vendors", "fail-on-incomplete", "rules", "budgets", "rewrite"]
         for entry in try entries(node, "gate", allowed: keys) {
@@ -345,7 +346,7 @@ struct CrawlConfigurationParser {
 
     /// The entries of a mapping (nothing for an empty or null section), each key checked
     /// against `allowed` (any key when nil) and seen once.
-    func entries(_ node: YAMLNode, _ path: String, allowed: [String]?) throws(ConfigurationError) -> [Entry] {
+    func entries(_ node: YAMLNode, _ path: String, allowed: [String]?) throws(Diagnostic) -> [Entry] {
         if isNull(node) { return [] }
         guard let mapping = node.mapping else {
             throw error(node, path, "expected a mapping, found \(kind(of: node))")
@@ -369,8 +370,8 @@ struct CrawlConfigurationParser {
 
     /// A string or a list of strings, each with its node and key path.
     func stringList<T>(
-        _ node: YAMLNode, _ path: String, what: String, _ transform: (String, YAMLNode, String) throws(ConfigurationError) -> T?
-    ) throws(ConfigurationError) -> [T] {
+        _ node: YAMLNode, _ path: String, what: String, _ transform: (String, YAMLNode, String) throws(Diagnostic) -> T?
+    ) throws(Diagnostic) -> [T] {
         if node.scalar != nil, isString(node) {
             return try transform(node.scalar!.string, node, path).map { [$0] } ?? []
         }
@@ -385,7 +386,7 @@ struct CrawlConfigurationParser {
         return values
     }
 
-    func url(_ text: String, _ node: YAMLNode, _ path: String, _ normalizer: URLNormalizer) throws(ConfigurationError) -> CrawlURL {
+    func url(_ text: String, _ node: YAMLNode, _ path: String, _ normalizer: URLNormalizer) throws(Diagnostic) -> CrawlURL {
         do {
             return try normalizer.normalize(text)
         } catch {
@@ -393,11 +394,11 @@ struct CrawlConfigurationParser {
         }
     }
 
-    func patterns(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> [URLPattern] {
-        try stringList(node, path, what: "URL patterns") { (_, item, itemPath) throws(ConfigurationError) in try pattern(item, itemPath) }
+    func patterns(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> [URLPattern] {
+        try stringList(node, path, what: "URL patterns") { (_, item, itemPath) throws(Diagnostic) in try pattern(item, itemPath) }
     }
 
-    func pattern(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> URLPattern {
+    func pattern(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> URLPattern {
         let text = try string(node, path)
         do {
             return try URLPattern(text)
@@ -406,8 +407,8 @@ struct CrawlConfigurationParser {
         }
     }
 
-    func selectors(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> [SelectorList] {
-        try stringList(node, path, what: "CSS selectors") { (text, item, itemPath) throws(ConfigurationError) in
+    func selectors(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> [SelectorList] {
+        try stringList(node, path, what: "CSS selectors") { (text, item, itemPath) throws(Diagnostic) in
             do {
                 return try SelectorList(text)
             } catch {
@@ -418,9 +419,9 @@ struct CrawlConfigurationParser {
 
     /// Name → value mappings whose values may use `${NAME}`, resolved into `Secret`s.
     func credentials(
-        _ node: YAMLNode, _ path: String, validate: (String, String, YAMLNode, String) throws(ConfigurationError) -> Void
-    ) throws(ConfigurationError) -> [Credential] {
-        try entries(node, path, allowed: nil).map { (entry) throws(ConfigurationError) in
+        _ node: YAMLNode, _ path: String, validate: (String, String, YAMLNode, String) throws(Diagnostic) -> Void
+    ) throws(Diagnostic) -> [Credential] {
+        try entries(node, path, allowed: nil).map { (entry) throws(Diagnostic) in
             let itemPath = "\(path).\(entry.key)"
             let raw: String
             if let scalar = entry.value.scalar, !isNull(entry.value), entry.value.tag.rawValue != Tag.Name.bool.rawValue {
@@ -435,7 +436,7 @@ struct CrawlConfigurationParser {
     }
 
     /// `${NAME}` replaced by the environment's value; a missing or empty variable is an error.
-    func substitutingEnvironment(_ text: String, _ node: YAMLNode, _ path: String) throws(ConfigurationError) -> String {
+    func substitutingEnvironment(_ text: String, _ node: YAMLNode, _ path: String) throws(Diagnostic) -> String {
         var result = ""
         var rest = Substring(text)
         while let start = rest.range(of: "${") {
@@ -455,7 +456,7 @@ struct CrawlConfigurationParser {
         return result + rest
     }
 
-    func ruleID(_ id: String, _ node: YAMLNode, _ path: String, in ruleSet: RuleSet) throws(ConfigurationError) -> String {
+    func ruleID(_ id: String, _ node: YAMLNode, _ path: String, in ruleSet: RuleSet) throws(Diagnostic) -> String {
         if ruleSet.ruleIDs.contains(id) { return id }
         if RuleCatalog.rule(withID: id) != nil {
             throw error(node, path, "rule \"\(id)\" is not enabled by the rule set \"\(ruleSet.name)\"")
@@ -465,7 +466,7 @@ struct CrawlConfigurationParser {
         throw error(node, path, message)
     }
 
-    func standardRuleSet(_ node: YAMLNode?) throws(ConfigurationError) -> RuleSet {
+    func standardRuleSet(_ node: YAMLNode?) throws(Diagnostic) -> RuleSet {
         do {
             return try RuleSet.standard()
         } catch {
@@ -478,28 +479,28 @@ struct CrawlConfigurationParser {
         return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: baseDirectory, isDirectory: true)).standardizedFileURL.path
     }
 
-    func string(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> String {
+    func string(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> String {
         guard let scalar = node.scalar, isString(node) else {
             throw error(node, path, "expected a string, found \(kind(of: node))")
         }
         return scalar.string
     }
 
-    func bool(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> Bool {
+    func bool(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> Bool {
         guard node.tag.rawValue == Tag.Name.bool.rawValue, let value = node.bool else {
             throw error(node, path, "expected true or false, found \(kind(of: node))")
         }
         return value
     }
 
-    func integer(_ node: YAMLNode, _ path: String, minimum: Int) throws(ConfigurationError) -> Int {
+    func integer(_ node: YAMLNode, _ path: String, minimum: Int) throws(Diagnostic) -> Int {
         guard node.tag.rawValue == Tag.Name.int.rawValue, let value = node.int, value >= minimum else {
             throw error(node, path, "expected a whole number of at least \(minimum), found \(kind(of: node))")
         }
         return value
     }
 
-    func number(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> Double {
+    func number(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> Double {
         let tag = node.tag.rawValue
         guard tag == Tag.Name.int.rawValue || tag == Tag.Name.float.rawValue, let value = node.float else {
             throw error(node, path, "expected a number, found \(kind(of: node))")
@@ -507,14 +508,14 @@ struct CrawlConfigurationParser {
         return value
     }
 
-    func seconds(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> Double {
+    func seconds(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> Double {
         let value = try number(node, path)
         guard value > 0, value.isFinite else { throw error(node, path, "expected a number of seconds above 0, found \(kind(of: node))") }
         return value
     }
 
     /// A whole number of bytes, or a size such as "10 MB" or "512KB" (1 KB = 1024 bytes).
-    func byteCount(_ node: YAMLNode, _ path: String) throws(ConfigurationError) -> Int {
+    func byteCount(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> Int {
         if node.tag.rawValue == Tag.Name.int.rawValue, let value = node.int, value >= 1 { return value }
         let failure = error(node, path, "expected a size such as 10485760, \"512 KB\" or \"10 MB\", found \(kind(of: node))")
         guard isString(node), let text = node.scalar?.string else { throw failure }
@@ -524,8 +525,8 @@ struct CrawlConfigurationParser {
 
     // MARK: Errors
 
-    func error(_ node: YAMLNode?, _ keyPath: String, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: node?.mark?.line, keyPath: keyPath, message: message)
+    func error(_ node: YAMLNode?, _ keyPath: String, _ message: String) -> Diagnostic {
+        Diagnostic.configuration(file: file, line: node?.mark?.line, keyPath: keyPath, message: message)
     }
 
     func isString(_ node: YAMLNode) -> Bool { node.tag.rawValue == Tag.Name.str.rawValue }
@@ -533,9 +534,9 @@ struct CrawlConfigurationParser {
 
     func kind(of node: YAMLNode) -> String { YAMLDiagnostics.kind(of: node) }
 
-    func syntaxError(_ error: YamlError) -> ConfigurationError {
+    func syntaxError(_ error: YamlError) -> Diagnostic {
         let problem = YAMLDiagnostics.syntaxProblem(error)
-        return ConfigurationError(file: file, line: problem.line, keyPath: "", message: problem.message)
+        return Diagnostic.configuration(file: file, line: problem.line, keyPath: "", message: problem.message)
     }
 
     func closest(to name: String, in candidates: [String]) -> String? { YAMLDiagnostics.closest(to: name, in: candidates) }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
 import Foundation
@@ -41,22 +42,22 @@ public struct CrawlOverrides: Sendable {
 extension CrawlConfiguration {
     /// This configuration with `overrides` applied and checked as the file's values are;
     /// an error names `<command line>` and the configuration key.
-    public func applying(_ overrides: CrawlOverrides) throws(ConfigurationError) -> CrawlConfiguration {
+    public func applying(_ overrides: CrawlOverrides) throws(Diagnostic) -> CrawlConfiguration {
         var result = self
-        func failure(_ key: String, _ message: String) -> ConfigurationError {
-            ConfigurationError(file: ConfigurationError.commandLine, line: nil, keyPath: key, message: message)
+        func failure(_ key: String, _ message: String) -> Diagnostic {
+            Diagnostic.configuration(file: SourceLocation.commandLine, line: nil, keyPath: key, message: message)
         }
-        func at(_ key: String, least minimum: Int, _ value: Int?) throws(ConfigurationError) -> Int? {
+        func at(_ key: String, least minimum: Int, _ value: Int?) throws(Diagnostic) -> Int? {
             guard let value else { return nil }
             guard value >= minimum else { throw failure(key, "expected a whole number of at least \(minimum), found \(value)") }
             return value
         }
-        func seconds(_ key: String, _ value: Double?) throws(ConfigurationError) -> Double? {
+        func seconds(_ key: String, _ value: Double?) throws(Diagnostic) -> Double? {
             guard let value else { return nil }
             guard value > 0, value.isFinite else { throw failure(key, "expected a number of seconds above 0, found \(value)") }
             return value
         }
-        func urls(_ key: String, _ texts: [String]) throws(ConfigurationError) -> [CrawlURL] {
+        func urls(_ key: String, _ texts: [String]) throws(Diagnostic) -> [CrawlURL] {
             var urls: [CrawlURL] = []
             for text in texts {
                 do {
@@ -68,7 +69,7 @@ extension CrawlConfiguration {
             }
             return urls
         }
-        func patterns(_ key: String, _ texts: [String]) throws(ConfigurationError) -> [URLPattern] {
+        func patterns(_ key: String, _ texts: [String]) throws(Diagnostic) -> [URLPattern] {
             var patterns: [URLPattern] = []
             for text in texts {
                 do { patterns.append(try URLPattern(text)) } catch { throw failure(key, error.description) }
@@ -129,7 +130,7 @@ extension CrawlConfiguration {
             do {
                 _ = try result.selectedRules()
             } catch {
-                throw ConfigurationError(file: ConfigurationError.commandLine, line: nil, keyPath: error.keyPath, message: error.message)
+                throw Diagnostic.configuration(file: SourceLocation.commandLine, line: nil, keyPath: error.keyPath, message: error.message)
             }
         }
         return result

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
 import CanopyRules
@@ -20,7 +21,7 @@ public struct AuditPlan: Sendable {
     }
 
     /// The plan a configuration (canopy.yml with command-line overrides) describes.
-    public init(configuration: CrawlConfiguration) throws(ConfigurationError) {
+    public init(configuration: CrawlConfiguration) throws(Diagnostic) {
         self.init(rules: try configuration.selectedRules())
         exclude = configuration.exclude
         excludeByURL = configuration.excludeByURL
@@ -35,7 +36,7 @@ public struct AuditPlan: Sendable {
 
 extension CrawlPlan {
     /// The crawl a configuration (canopy.yml with command-line overrides) describes.
-    public init(configuration: CrawlConfiguration) throws(ConfigurationError) {
+    public init(configuration: CrawlConfiguration) throws(Diagnostic) {
         try configuration.requireStartURLs()
         let normalizer = configuration.normalizer
         self.init(startURLs: configuration.startURLs.map { normalizer.normalize($0) })

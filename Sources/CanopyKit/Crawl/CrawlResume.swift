@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyStore
 
 /// Which run `canopy crawl --resume` continues.
@@ -7,10 +8,6 @@ public enum ResumeRequest: Sendable, Equatable {
     case run(RunID)
 }
 
-/// Why a run cannot be resumed, naming it. `canopy crawl` stops with exit status 2.
-public struct ResumeRefusal: Error, Equatable, CustomStringConvertible {
-    public let description: String
-}
 
 enum ResumeSelection {
     /// The run to resume among the store's runs (oldest first), when resuming it with this crawl
@@ -18,8 +15,9 @@ enum ResumeSelection {
     /// pages crawled now before that run in the trend, which is ordered by run), and it was
     /// started with the same start URLs, configuration, rules and Canopy version (a run's pages
     /// must all be crawled and audited alike to be compared with other runs).
-    static func choose(_ request: ResumeRequest, among runs: [StoredRun], for start: RunStart, store: String) -> Result<StoredRun, ResumeRefusal> {
-        func refuse(_ message: String) -> Result<StoredRun, ResumeRefusal> { .failure(ResumeRefusal(description: message)) }
+    /// A refusal names the run and why (`Diagnostic.Kind.resume`: `canopy crawl` stops with exit status 2).
+    static func choose(_ request: ResumeRequest, among runs: [StoredRun], for start: RunStart, store: String) -> Result<StoredRun, Diagnostic> {
+        func refuse(_ message: String) -> Result<StoredRun, Diagnostic> { .failure(Diagnostic(.resume, message)) }
         let run: StoredRun
         switch request {
         case .latest:

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyReports
 import CanopyHistory
@@ -29,7 +30,7 @@ public struct SiteDemo: Sendable {
     public struct Outcome: Sendable {
         public var exitStatus: ExitStatus
         /// What the demo did, line by line, ending with where the report is.
-        public var messages: [String]
+        public var messages: [OutcomeLine]
         /// The trend after week 2.
         public var report: ReportWriter.Output?
         public var configPath: String?
@@ -55,7 +56,7 @@ public struct SiteDemo: Sendable {
             server = try LoopbackServer(recordsRequests: false) { request in DemoShop(week: week.current).response(for: request) }
         } catch {
             outcome.exitStatus = .couldNotAudit
-            outcome.messages.append("error: \(error)")
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "\(error)")))
             return outcome
         }
         defer { server.stop() }
@@ -63,33 +64,36 @@ public struct SiteDemo: Sendable {
             try Self.configuration(origin: server.baseURL).write(toFile: configPath, atomically: true, encoding: .utf8)
         } catch {
             outcome.exitStatus = .usageError
-            outcome.messages.append("error: cannot write \(configPath): \(error)")
+            outcome.messages.append(.problem(Diagnostic(.usage, "cannot write \(configPath): \(error)")))
             return outcome
         }
         outcome.configPath = configPath
-        outcome.messages.append(
+        outcome.messages.append(.note(
             "Canopy demo: a sample garden shop on \(server.baseURL)/ (\(DemoShop.pagePaths.count) pages with a shared header and footer, "
                 + "a vendor chat widget and accessibility problems on purpose)"
-        )
+        ))
 
         let weekOne = crawl(configPath, startingAt: options.weekOne)
-        outcome.messages += weekOne.messages.filter { $0.hasPrefix("error") }
+        outcome.messages += weekOne.messages.filter(\.isProblem)
         guard weekOne.exitStatus == .passed, let first = weekOne.report?.trend.runs.last else {
             outcome.exitStatus = weekOne.exitStatus == .passed ? .couldNotAudit : weekOne.exitStatus
-            outcome.messages.append("error: the week 1 crawl did not complete")
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "the week 1 crawl did not complete")))
             return outcome
         }
-        outcome.messages.append("week 1: " + Self.describe(first, pages: first.coverage.crawled))
+        outcome.messages.append(.note("week 1: " + Self.describe(first, pages: first.coverage.crawled)))
 
         week.current = .two
-        outcome.messages.append("applying week 2: \(DemoShop.weekTwoFixes.count) fixes (" + DemoShop.weekTwoFixes.map(\.0).joined(separator: ", ")
-            + "), \(DemoShop.weekTwoRegressions.count) regressions (" + DemoShop.weekTwoRegressions.map(\.0).joined(separator: ", ")
-            + ") and unrelated churn (" + DemoShop.weekTwoChurn.joined(separator: "; ") + ")")
+        let fixes = DemoShop.weekTwoFixes.map(\.0).joined(separator: ", ")
+        let regressions = DemoShop.weekTwoRegressions.map(\.0).joined(separator: ", ")
+        outcome.messages.append(.note(
+            "applying week 2: \(DemoShop.weekTwoFixes.count) fixes (\(fixes)), \(DemoShop.weekTwoRegressions.count) regressions (\(regressions))"
+                + " and unrelated churn (\(DemoShop.weekTwoChurn.joined(separator: "; ")))"
+        ))
         let weekTwo = crawl(configPath, startingAt: options.weekOne.addingTimeInterval(7 * 86_400))
-        outcome.messages += weekTwo.messages.filter { $0.hasPrefix("error") }
+        outcome.messages += weekTwo.messages.filter(\.isProblem)
         guard weekTwo.exitStatus == .passed, let report = weekTwo.report, let second = report.trend.runs.last, second.runId != first.runId else {
             outcome.exitStatus = weekTwo.exitStatus == .passed ? .couldNotAudit : weekTwo.exitStatus
-            outcome.messages.append("error: the week 2 crawl did not complete")
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "the week 2 crawl did not complete")))
             return outcome
         }
         outcome.report = report
@@ -97,9 +101,9 @@ public struct SiteDemo: Sendable {
         if let comparison = second.comparison {
             line += "; since week 1: \(comparison.newIssues) new, \(comparison.fixedIssues) fixed, \(comparison.persistingIssues) persisting"
         }
-        outcome.messages.append(line)
+        outcome.messages.append(.note(line))
         outcome.messages.append("report: open \(Self.shown(report.htmlPath))")
-        outcome.messages.append("also: " + report.files.dropFirst().map(Self.shown).joined(separator: ", ") + "; the crawl's configuration: \(Self.shown(configPath))")
+        outcome.messages.append(.note("also: " + report.files.dropFirst().map(Self.shown).joined(separator: ", ") + "; the crawl's configuration: \(Self.shown(configPath))"))
         return outcome
     }
 

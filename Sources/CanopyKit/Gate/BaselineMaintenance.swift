@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyHistory
 import CanopyStore
 import Foundation
@@ -30,7 +31,7 @@ public struct BaselineMaintenance: Sendable {
 
     public struct Outcome: Sendable {
         public var exitStatus: ExitStatus
-        public var messages: [String]
+        public var messages: [OutcomeLine]
         public var baseline: Baseline?
     }
 
@@ -49,7 +50,7 @@ public struct BaselineMaintenance: Sendable {
                 do {
                     _ = try WaiverDate.parse(expires)
                 } catch {
-                    throw GateError.usage("--expires: \(error)")
+                    throw Diagnostic(.usage, "--expires: \(error)")
                 }
             }
             let loaded = try load(source)
@@ -62,7 +63,7 @@ public struct BaselineMaintenance: Sendable {
             try baseline.write(to: output)
             return Outcome(exitStatus: .passed, messages: ["wrote \(output): \(entries.count) known issues from \(loaded.description)"], baseline: baseline)
         } catch {
-            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+            return Outcome(exitStatus: .usageError, messages: [.problem(error as? Diagnostic ?? .usage("\(error)"))])
         }
     }
 
@@ -106,18 +107,20 @@ public struct BaselineMaintenance: Sendable {
             baseline = Baseline(created: baseline.created, source: loaded.description, entries: kept + added)
             let target = output ?? baselinePath
             try baseline.write(to: target)
-            var messages = [
-                "wrote \(target): \(removed.count) fixed removed, \(kept.count) kept (\(notLookedAt) not looked for by the source, "
-                    + "\(notConfirmed.count) not confirmed: page-type or component entries absent from a part of the site), \(added.count) added",
+            var messages: [OutcomeLine] = [
+                .note(
+                    "wrote \(target): \(removed.count) fixed removed, \(kept.count) kept (\(notLookedAt) not looked for by the source, "
+                        + "\(notConfirmed.count) not confirmed: page-type or component entries absent from a part of the site), \(added.count) added"
+                ),
             ]
-            messages += removed.map { "  fixed: \($0.rule) on \($0.scopeDescription) (\($0.target))" }
+            messages += removed.map { .note("  fixed: \($0.rule) on \($0.scopeDescription) (\($0.target))") }
             messages += notConfirmed.map {
-                "  kept, not confirmed: \($0.rule) on \($0.scopeDescription) (\($0.target)); the source did not audit the whole site "
-                    + "(--prune-templates removes it)"
+                .note("  kept, not confirmed: \($0.rule) on \($0.scopeDescription) (\($0.target)); the source did not audit the whole site "
+                    + "(--prune-templates removes it)")
             }
             return Outcome(exitStatus: .passed, messages: messages, baseline: baseline)
         } catch {
-            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+            return Outcome(exitStatus: .usageError, messages: [.problem(error as? Diagnostic ?? .usage("\(error)"))])
         }
     }
 
@@ -136,10 +139,10 @@ public struct BaselineMaintenance: Sendable {
             do {
                 configuration = try CrawlConfiguration.load(contentsOf: path, environment: source.environment)
             } catch {
-                throw GateError.usage(error.description)
+                throw Diagnostic(.usage, error.description)
             }
         }
-        let rewrites = try source.rewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + (configuration?.gate.rewrites ?? [])
+        let rewrites = try source.rewrites.map { text throws(Diagnostic) in try URLRewrite(parsing: text) } + (configuration?.gate.rewrites ?? [])
         let from = source.fromRun
         if from.hasSuffix(".json") || (from != "latest" && Int64(from) == nil) {
             let report = try GateReport.load(contentsOf: from)
@@ -154,19 +157,19 @@ public struct BaselineMaintenance: Sendable {
             )
         }
         let storePath = source.storePath ?? configuration?.output.storePath ?? CrawlConfiguration(startURLs: []).output.storePath
-        guard FileManager.default.fileExists(atPath: storePath) else { throw GateError.usage("\(storePath): no run store there") }
+        guard FileManager.default.fileExists(atPath: storePath) else { throw Diagnostic(.usage, "\(storePath): no run store there") }
         do {
             let store = try RunStore(path: storePath, readOnly: true)
             let runs = try store.runs()
             let stored: StoredRun
             if from == "latest" {
                 guard let latest = runs.last(where: { $0.status == .complete }) else {
-                    throw GateError.usage("\(storePath): no complete run yet")
+                    throw Diagnostic(.usage, "\(storePath): no complete run yet")
                 }
                 stored = latest
             } else {
                 guard let listed = runs.first(where: { $0.id == RunID(Int64(from)!) }) else {
-                    throw GateError.usage("\(storePath): there is no run \(from)")
+                    throw Diagnostic(.usage, "\(storePath): there is no run \(from)")
                 }
                 stored = listed
             }
@@ -188,10 +191,10 @@ public struct BaselineMaintenance: Sendable {
                 description: "run \(run) of \(storePath)", candidates: candidates,
                 coverage: BaselineCoverage(pages: pages, coversWholeSite: whole), rewrites: rewrites
             )
-        } catch let error as GateError {
+        } catch let error as Diagnostic {
             throw error
         } catch {
-            throw GateError.usage("\(storePath): cannot read run \(from): \(error)")
+            throw Diagnostic(.usage, "\(storePath): cannot read run \(from): \(error)")
         }
     }
 

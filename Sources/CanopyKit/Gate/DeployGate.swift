@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyCrawl
 import CanopyReports
 import CanopyRules
@@ -41,7 +42,7 @@ public struct DeployGate: Sendable {
     public struct Outcome: Sendable {
         public var exitStatus: ExitStatus
         /// The human summary and any errors, for standard error.
-        public var messages: [String]
+        public var messages: [OutcomeLine]
         public var report: GateReport?
     }
 
@@ -61,27 +62,27 @@ public struct DeployGate: Sendable {
         let baseline: Baseline?
         do {
             (configuration, policy) = try resolveConfiguration(options)
-            baseline = try policy.baseline.map { path throws(GateError) in try Baseline.load(contentsOf: path) }
-        } catch let error as ConfigurationError {
-            return Outcome(exitStatus: .usageError, messages: ["error: \(error.description)"])
+            baseline = try policy.baseline.map { path throws(Diagnostic) in try Baseline.load(contentsOf: path) }
+        } catch let error as Diagnostic {
+            return Outcome(exitStatus: .usageError, messages: [.problem(error)])
         } catch {
-            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+            return Outcome(exitStatus: .usageError, messages: [.problem(.usage("\(error)"))])
         }
 
         let pages: PagePlan
         do {
             pages = try makePlan(options, configuration: configuration, policy: policy)
-        } catch let failure as GateFailure {
-            return Outcome(exitStatus: failure.status, messages: ["error: \(failure.message)"])
+        } catch let failure as Diagnostic {
+            return Outcome(exitStatus: failure.exitStatus, messages: [.problem(failure)])
         } catch {
-            return Outcome(exitStatus: .usageError, messages: ["error: \(error)"])
+            return Outcome(exitStatus: .usageError, messages: [.problem(.usage("\(error)"))])
         }
         let plan = pages.plan
         let audit: AuditPlan
-        do throws(ConfigurationError) {
+        do throws(Diagnostic) {
             audit = try AuditPlan(configuration: configuration)
         } catch {
-            return Outcome(exitStatus: .usageError, messages: ["error: \(error.description)"])
+            return Outcome(exitStatus: .usageError, messages: [.problem(error)])
         }
 
         let sink = GateSink()
@@ -89,7 +90,7 @@ public struct DeployGate: Sendable {
         do throws(FetchError) {
             summary = try PageAuditor.crawler(crawl: plan, audit: audit, sink: sink, progress: progress).run()
         } catch {
-            return Outcome(exitStatus: .couldNotAudit, messages: ["error: the gate could not run: \(error.description)"])
+            return Outcome(exitStatus: .couldNotAudit, messages: [.problem(Diagnostic(.couldNotComplete, "the gate could not run: \(error.description)"))])
         }
         let limitReached = summary.skippedByLimit > 0
             ? "limits.max-pages (\(plan.maxPages)) was reached: \(summary.skippedByLimit) more pages found were not audited" : nil
@@ -124,7 +125,7 @@ public struct DeployGate: Sendable {
 
         let rules = Dictionary(audit.auditor.rules.map { ($0.metadata.id, $0.metadata) }, uniquingKeysWith: { first, _ in first })
         let outputs = GateOutputs(report: report, rules: rules)
-        var messages = [outputs.text()]
+        var messages: [OutcomeLine] = [.note(outputs.text())]
         var finalStatus = status
         let writes: [(String?, String, () throws -> Data)] = [
             (options.outputPath, "gate output", { try outputs.json() }),
@@ -137,7 +138,7 @@ public struct DeployGate: Sendable {
             do {
                 try make().write(to: URL(fileURLWithPath: path))
             } catch {
-                messages.append("error: cannot write the \(what) to \(path): \(error.localizedDescription)")
+                messages.append(.problem(Diagnostic(.couldNotComplete, "cannot write the \(what) to \(path): \(error.localizedDescription)")))
                 finalStatus = finalStatus.combined(with: .usageError)
             }
         }
@@ -147,7 +148,7 @@ public struct DeployGate: Sendable {
     // MARK: Configuration
 
     private func resolveConfiguration(_ options: Options) throws -> (CrawlConfiguration, GatePolicy) {
-        var base = try options.configPath.map { path throws(ConfigurationError) in
+        var base = try options.configPath.map { path throws(Diagnostic) in
             try CrawlConfiguration.load(contentsOf: path, environment: options.environment)
         } ?? CrawlConfiguration(startURLs: [])
         // Start URLs are replaced by the gate's pages later; checked here only with the rest.
@@ -159,13 +160,8 @@ public struct DeployGate: Sendable {
         if let vendors = options.failOnVendors { policy.failOnVendors = vendors }
         if let incomplete = options.failOnIncomplete { policy.failOnIncomplete = incomplete }
         if let baseline = options.baselinePath { policy.baseline = baseline }
-        policy.rewrites = try options.rewrites.map { text throws(GateError) in try URLRewrite(parsing: text) } + policy.rewrites
+        policy.rewrites = try options.rewrites.map { text throws(Diagnostic) in try URLRewrite(parsing: text) } + policy.rewrites
         return (base, policy)
-    }
-
-    private struct GateFailure: Error {
-        let status: ExitStatus
-        let message: String
     }
 
     /// The crawl that visits the gate's pages, where they came from, and why the list is
@@ -180,9 +176,9 @@ public struct DeployGate: Sendable {
         let listed = !options.urls.isEmpty || options.urlsFile != nil
         let chosen = [listed, options.sitemap != nil, options.crawl].filter { $0 }.count
         guard chosen == 1 else {
-            throw GateFailure(
-                status: .usageError,
-                message: chosen == 0
+            throw Diagnostic(
+                .usage,
+                chosen == 0
                     ? "say which pages to gate: URLs, --urls FILE, --sitemap URL or --crawl"
                     : "give pages one way: URLs (with or without --urls), --sitemap or --crawl"
             )
@@ -195,7 +191,7 @@ public struct DeployGate: Sendable {
                 crawl = try configuration.applying(overrides)
                 return PagePlan(plan: try CrawlPlan(configuration: crawl), source: .crawl)
             } catch {
-                throw GateFailure(status: .usageError, message: error.description)
+                throw Diagnostic(.usage, error.description)
             }
         }
         var pages = options.urls
@@ -207,7 +203,7 @@ public struct DeployGate: Sendable {
             cut = listed.cut
         }
         pages = pages.map { policy.rewrites.apply($0) }
-        guard !pages.isEmpty else { throw GateFailure(status: .usageError, message: "no page to gate: the list is empty") }
+        guard !pages.isEmpty else { throw Diagnostic(.usage, "no page to gate: the list is empty") }
 
         var listConfiguration = configuration
         var overrides = CrawlOverrides()
@@ -215,13 +211,13 @@ public struct DeployGate: Sendable {
         do {
             listConfiguration = try configuration.applying(overrides)
         } catch {
-            throw GateFailure(status: .usageError, message: error.description)
+            throw Diagnostic(.usage, error.description)
         }
         var plan: CrawlPlan
         do {
             plan = try CrawlPlan(configuration: listConfiguration)
         } catch {
-            throw GateFailure(status: .usageError, message: error.description)
+            throw Diagnostic(.usage, error.description)
         }
         // Exactly the listed pages: no links followed, no sitemap, no robots.txt (the team
         // gates its own deploy), no scope pattern turning a listed page away. A listed page may
@@ -238,7 +234,7 @@ public struct DeployGate: Sendable {
 
     private func readURLList(_ path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw GateFailure(status: .usageError, message: "\(path): cannot read the URL list")
+            throw Diagnostic(.usage, "\(path): cannot read the URL list")
         }
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -253,12 +249,12 @@ public struct DeployGate: Sendable {
         do {
             url = try configuration.normalizer.normalize(sitemap)
         } catch {
-            throw GateFailure(status: .usageError, message: "--sitemap \(sitemap): \(error)")
+            throw Diagnostic(.usage, "--sitemap \(sitemap): \(error)")
         }
         do {
             return try SitemapPageList(configuration: configuration, sitemap: url, rewrites: rewrites).pages(from: url)
         } catch {
-            throw GateFailure(status: .couldNotAudit, message: error.description)
+            throw Diagnostic(.couldNotComplete, error.description)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import CanopyReports
 import CanopyHistory
 import CanopyStore
@@ -26,7 +27,7 @@ public struct ReportGeneration: Sendable {
 
     public struct Outcome: Sendable {
         public var exitStatus: ExitStatus
-        public var messages: [String]
+        public var messages: [OutcomeLine]
         public var report: ReportWriter.Output?
     }
 
@@ -39,28 +40,28 @@ public struct ReportGeneration: Sendable {
     public func run(_ options: Options) -> Outcome {
         var output = CrawlConfiguration.Output()
         if let path = options.configPath {
-            do throws(ConfigurationError) {
+            do throws(Diagnostic) {
                 output = try CrawlConfiguration.load(contentsOf: path, environment: options.environment).output
             } catch {
-                return Outcome(exitStatus: .usageError, messages: ["error: \(error.description)"])
+                return Outcome(exitStatus: .usageError, messages: [.problem(error)])
             }
         }
         if let folder = options.reportsFolder { output.reports = folder }
         if let store = options.storePath { output.store = store }
         let storePath = output.storePath
         guard FileManager.default.fileExists(atPath: storePath) else {
-            return Outcome(exitStatus: .usageError, messages: ["error: no run store at \(storePath): run `canopy crawl` first, or name the store with --store"])
+            return Outcome(exitStatus: .usageError, messages: [.problem(Diagnostic(.store, "no run store at \(storePath): run `canopy crawl` first, or name the store with --store"))])
         }
         do {
             // Read-only: a report never migrates or changes the history, and may run while a crawl writes.
             let store = try RunStore(path: storePath, readOnly: true)
             let report = try ReportWriter(store: store, now: now).write(to: output.reports)
-            var messages = [Self.describe(report.trend)]
-            messages.append("report: \(report.htmlPath)")
-            messages.append("also: " + report.files.dropFirst().joined(separator: ", "))
+            let messages: [OutcomeLine] = [
+                .note(Self.describe(report.trend)), "report: \(report.htmlPath)", .note("also: " + report.files.dropFirst().joined(separator: ", ")),
+            ]
             return Outcome(exitStatus: .passed, messages: messages, report: report)
         } catch {
-            return Outcome(exitStatus: .usageError, messages: ["error: cannot report on \(storePath): \(error)"])
+            return Outcome(exitStatus: .usageError, messages: [.problem(Diagnostic(.store, "cannot report on \(storePath): \(error)"))])
         }
     }
 

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import Foundation
 import Yams
 
@@ -15,24 +16,24 @@ public struct RuleSet: Sendable {
     public var ruleIDs: [String] { rules.map(\.metadata.id) }
 
     /// Reads a rule set from YAML (or JSON) text. `file` names the source in error messages.
-    public init(yaml: String, file: String, catalog: [any Rule] = RuleCatalog.all) throws(RuleSetError) {
+    public init(yaml: String, file: String, catalog: [any Rule] = RuleCatalog.all) throws(Diagnostic) {
         self = try RuleSetParser(file: file, catalog: catalog).parse(yaml)
     }
 
     /// Reads the rule set file at `path` (as the user named it, which error messages repeat).
-    public static func load(contentsOf path: String, catalog: [any Rule] = RuleCatalog.all) throws(RuleSetError) -> RuleSet {
+    public static func load(contentsOf path: String, catalog: [any Rule] = RuleCatalog.all) throws(Diagnostic) -> RuleSet {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "the file cannot be read" : "no such file"
-            throw RuleSetError(file: path, line: nil, keyPath: "", message: reason)
+            throw Diagnostic.ruleSet(file: path, line: nil, keyPath: "", message: reason)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw RuleSetError(file: path, line: nil, keyPath: "", message: "the file is not UTF-8 text")
+            throw Diagnostic.ruleSet(file: path, line: nil, keyPath: "", message: "the file is not UTF-8 text")
         }
         return try RuleSet(yaml: text, file: path, catalog: catalog)
     }
 
     /// Canopy's default rule set, from the bundled copy of `Rules/default.yml`.
-    public static func standard(catalog: [any Rule] = RuleCatalog.all) throws(RuleSetError) -> RuleSet {
+    public static func standard(catalog: [any Rule] = RuleCatalog.all) throws(Diagnostic) -> RuleSet {
         try RuleSet(yaml: defaultYAML, file: "Rules/default.yml (bundled)", catalog: catalog)
     }
 
@@ -61,18 +62,18 @@ private struct RuleSetParser {
     static let topLevelKeys = ["name", "description", "rules", "tags", "disable"]
     static let ruleEntryKeys = ["id", "impact"]
 
-    func error(_ node: Node?, _ keyPath: String, _ message: String) -> RuleSetError {
-        RuleSetError(file: file, line: node?.mark?.line, keyPath: keyPath, message: message)
+    func error(_ node: Node?, _ keyPath: String, _ message: String) -> Diagnostic {
+        Diagnostic.ruleSet(file: file, line: node?.mark?.line, keyPath: keyPath, message: message)
     }
 
-    func parse(_ yaml: String) throws(RuleSetError) -> RuleSet {
+    func parse(_ yaml: String) throws(Diagnostic) -> RuleSet {
         let root: Node
         do {
             guard let composed = try Yams.compose(yaml: yaml) else {
                 throw error(nil, "", "the file is empty; expected a mapping with a `rules` or `tags` key")
             }
             root = composed
-        } catch let error as RuleSetError {
+        } catch let error as Diagnostic {
             throw error
         } catch let error as YamlError {
             throw syntaxError(error)
@@ -134,7 +135,7 @@ private struct RuleSetParser {
 
     // MARK: Sections
 
-    func ruleEntries(_ node: Node) throws(RuleSetError) -> [(id: String, impact: Impact?)] {
+    func ruleEntries(_ node: Node) throws(Diagnostic) -> [(id: String, impact: Impact?)] {
         guard let sequence = node.sequence else {
             throw error(node, "rules", "expected a list of rule ids, found \(kind(of: node))")
         }
@@ -172,24 +173,24 @@ private struct RuleSetParser {
         return entries
     }
 
-    func tagList(_ node: Node) throws(RuleSetError) -> [String] {
+    func tagList(_ node: Node) throws(Diagnostic) -> [String] {
         let known = RuleSet.standardTags.union(catalog.flatMap(\.metadata.tags))
-        return try list(node, "tags", what: "tags") { (item, path) throws(RuleSetError) -> String in
+        return try list(node, "tags", what: "tags") { (item, path) throws(Diagnostic) -> String in
             let tag = try string(item, path)
             guard known.contains(tag) else { throw error(item, path, "unknown tag \"\(tag)\": no rule carries it") }
             return tag
         }
     }
 
-    func idList(_ node: Node, _ key: String) throws(RuleSetError) -> [String] {
-        try list(node, key, what: "rule ids") { (item, path) throws(RuleSetError) -> String in try ruleID(item, path) }
+    func idList(_ node: Node, _ key: String) throws(Diagnostic) -> [String] {
+        try list(node, key, what: "rule ids") { (item, path) throws(Diagnostic) -> String in try ruleID(item, path) }
     }
 
     // MARK: Values
 
     func list<T>(
-        _ node: Node, _ key: String, what: String, _ item: (Node, String) throws(RuleSetError) -> T
-    ) throws(RuleSetError) -> [T] {
+        _ node: Node, _ key: String, what: String, _ item: (Node, String) throws(Diagnostic) -> T
+    ) throws(Diagnostic) -> [T] {
         guard let sequence = node.sequence else {
             throw error(node, key, "expected a list of \(what), found \(kind(of: node))")
         }
@@ -200,7 +201,7 @@ private struct RuleSetParser {
         return values
     }
 
-    func ruleID(_ node: Node, _ path: String) throws(RuleSetError) -> String {
+    func ruleID(_ node: Node, _ path: String) throws(Diagnostic) -> String {
         let id = try string(node, path)
         guard catalog.contains(where: { $0.metadata.id == id }) else {
             var message = "unknown rule \"\(id)\""
@@ -210,7 +211,7 @@ private struct RuleSetParser {
         return id
     }
 
-    func impact(_ node: Node, _ path: String) throws(RuleSetError) -> Impact {
+    func impact(_ node: Node, _ path: String) throws(Diagnostic) -> Impact {
         let text = try string(node, path)
         guard let impact = Impact(rawValue: text) else {
             let levels = Impact.allCases.map(\.rawValue).joined(separator: ", ")
@@ -220,7 +221,7 @@ private struct RuleSetParser {
     }
 
     /// A plain string scalar; quoted or not, but not null, a number or a boolean.
-    func string(_ node: Node, _ path: String) throws(RuleSetError) -> String {
+    func string(_ node: Node, _ path: String) throws(Diagnostic) -> String {
         guard let scalar = node.scalar, node.tag.rawValue == Tag.Name.str.rawValue else {
             throw error(node, path, "expected a string, found \(kind(of: node))")
         }
@@ -229,9 +230,9 @@ private struct RuleSetParser {
 
     func kind(of node: Node) -> String { YAMLDiagnostics.kind(of: node) }
 
-    func syntaxError(_ error: YamlError) -> RuleSetError {
+    func syntaxError(_ error: YamlError) -> Diagnostic {
         let problem = YAMLDiagnostics.syntaxProblem(error)
-        return RuleSetError(file: file, line: problem.line, keyPath: "", message: problem.message)
+        return Diagnostic.ruleSet(file: file, line: problem.line, keyPath: "", message: problem.message)
     }
 
     /// The catalog id within two edits of a misspelt one, to suggest it.

@@ -1,3 +1,4 @@
+import CanopyDiagnostics
 import Yams
 
 /// What the YAML files Canopy reads (rule sets here, `canopy.yml` in CanopyKit) say when they are
