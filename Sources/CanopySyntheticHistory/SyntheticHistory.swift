@@ -188,12 +188,13 @@ public enum SyntheticHistory {
 
         private func finding(_ issue: Issue, owner: String?, identity: FindingIdentity) -> FindingRecord {
             let ruleID = Site.ruleIDs[issue.rule]
-            return FindingRecord(
+            let finding = Finding(
                 ruleID: ruleID, impact: Impact.allCases[issue.rule % Impact.allCases.count],
                 outcome: issue.rule % 9 == 8 ? .incomplete : .violation,
                 target: ".el-\(issue.element)", snippet: "<div class=\"el-\(issue.element)\" data-rule=\"\(ruleID)\">…</div>",
-                message: "Element \(issue.element) fails \(ruleID)", owner: owner, identity: identity
+                message: "Element \(issue.element) fails \(ruleID)"
             )
+            return FindingRecord(finding, owner: owner, identity: identity)
         }
     }
 }

@@ -27,22 +27,22 @@ private func hostileStore(in folder: ReportTestFolder, js: String = "alert(1)") 
         pages.enumerated().map { index, page in
             var findings = [
                 FindingRecord(
-                    ruleID: "image-alt", impact: .critical, outcome: .violation,
+                    Finding(ruleID: "image-alt", impact: .critical, outcome: .violation,
                     target: "img[alt='\" onmouseover=\(js)']:nth-child(\(index + 1)) > \(script)",
                     snippet: "<img src=\"x\" onerror=\"\(js)\"></style>\(script)<a href=\"javascript:\(js)\">",
-                    message: "</textarea><svg onload=\(js)> \(script) ' \" &amp;", owner: "<b onclick=\"\(js)\">Vendor \(script)</b>",
-                    identity: FindingIdentity(elementSignature: StableHasher.hex(of: "image", String(index)), component: nil)
+                    message: "</textarea><svg onload=\(js)> \(script) ' \" &amp;"),
+                    owner: "<b onclick=\"\(js)\">Vendor \(script)</b>", identity: FindingIdentity(elementSignature: StableHasher.hex(of: "image", String(index)), component: nil)
                 ),
                 FindingRecord(
-                    ruleID: "link-name", impact: .serious, outcome: .incomplete, target: "a[href=\"javascript:\(js)\"]",
-                    snippet: "<a href=\"javascript:\(js)\" onfocus=\(js) autofocus>", message: "=HYPERLINK(\"http://evil.example\")",
+                    Finding(ruleID: "link-name", impact: .serious, outcome: .incomplete, target: "a[href=\"javascript:\(js)\"]",
+                    snippet: "<a href=\"javascript:\(js)\" onfocus=\(js) autofocus>", message: "=HYPERLINK(\"http://evil.example\")"),
                     identity: FindingIdentity(elementSignature: StableHasher.hex(of: "link", String(index)), component: nil)
                 ),
             ]
             if extraRule {
                 findings.append(FindingRecord(
-                    ruleID: "label", impact: .moderate, outcome: .violation, target: "input[name='\(script)']",
-                    snippet: "<input name='\" onmouseover=\(js) x='>", message: "+cmd|' /C calc'!A0",
+                    Finding(ruleID: "label", impact: .moderate, outcome: .violation, target: "input[name='\(script)']",
+                    snippet: "<input name='\" onmouseover=\(js) x='>", message: "+cmd|' /C calc'!A0"),
                     identity: FindingIdentity(elementSignature: StableHasher.hex(of: "input", String(index)), component: nil)
                 ))
             }
@@ -243,16 +243,19 @@ struct ReportTests {
         // Every JSON escape: quotes, backslashes, control characters, "\r\n", slashes, non-ASCII.
         let tricky = "quote \" back\\slash \u{1} \u{1F} tab\t cr\r\nlf / é 😀 \u{7F}"
         findings = findings.map { finding in
-            StoredFinding(
-                pageURL: finding.pageURL, ruleID: finding.ruleID, impact: finding.impact, outcome: finding.outcome,
-                target: finding.target + tricky, snippet: finding.snippet + tricky, message: tricky + finding.message, owner: finding.owner,
-                elementSignature: finding.elementSignature, componentKey: finding.componentKey, issueKey: finding.issueKey
+            var changed = finding.finding
+            changed.target += tricky
+            changed.snippet += tricky
+            changed.message = tricky + changed.message
+            return StoredFinding(
+                pageURL: finding.pageURL, finding: changed, owner: finding.owner, elementSignature: finding.elementSignature,
+                componentKey: finding.componentKey, issueKey: finding.issueKey
             )
         }
         let writer = AxeJSONLineWriter(ruleIDs: run.ruleIDs + ["region"])
         for (url, pageFindings) in Dictionary(grouping: findings, by: \.pageURL) {
             let passing: Set<String> = ["document-title", "html-has-lang"]
-            let written = writer.line(url: url + tricky, timestamp: "2024-01-05T08:00:00.000Z", findings: pageFindings, passingRules: passing)
+            let written = writer.line(url: url + tricky, timestamp: "2024-01-05T08:00:00.000Z", findings: pageFindings.map(\.finding), passingRules: passing)
             let encoded = try AxeJSONReport(
                 url: url + tricky, timestamp: "2024-01-05T08:00:00.000Z", ruleIDs: run.ruleIDs + ["region"], findings: pageFindings, passingRules: passing
             ).jsonLine()
@@ -321,7 +324,7 @@ struct ReportTests {
                 ))
                 let findings = rules.map { rule in
                     FindingRecord(
-                        ruleID: rule, impact: .critical, outcome: .violation, target: "#\(rule)", snippet: "<img>", message: "fails",
+                        Finding(ruleID: rule, impact: .critical, outcome: .violation, target: "#\(rule)", snippet: "<img>", message: "fails"),
                         identity: FindingIdentity(elementSignature: StableHasher.hex(of: rule, String(week % 2)), component: nil)
                     )
                 }

@@ -81,7 +81,7 @@ public struct Instance: Hashable, CustomStringConvertible {
 public func madeUpFinding(_ rule: String, signature: String, component: ComponentPlacement? = nil, owner: String? = nil,
                    outcome: FindingOutcome = .violation) -> FindingRecord {
     FindingRecord(
-        ruleID: rule, impact: .serious, outcome: outcome, target: "#\(signature)", snippet: "<img id=\"\(signature)\">",
-        message: "it fails", owner: owner, identity: FindingIdentity(elementSignature: signature, component: component)
+        Finding(ruleID: rule, impact: .serious, outcome: outcome, target: "#\(signature)", snippet: "<img id=\"\(signature)\">", message: "it fails"),
+        owner: owner, identity: FindingIdentity(elementSignature: signature, component: component)
     )
 }

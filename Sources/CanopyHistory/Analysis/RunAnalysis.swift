@@ -1,3 +1,4 @@
+import CanopyRules
 import CanopyStore
 import Foundation
 

@@ -12,27 +12,11 @@ extension FindingRecord {
         var findings: [FindingRecord] = []
         for rule in audit.rules {
             for node in rule.nodes {
-                let outcome: FindingOutcome
-                let message: String
-                switch node.outcome {
-                case .pass: continue
-                case .violation(let text): (outcome, message) = (.violation, text)
-                case .incomplete(let text): (outcome, message) = (.incomplete, text)
-                }
-                findings.append(FindingRecord(
-                    ruleID: rule.metadata.id, impact: rule.metadata.impact, outcome: outcome, target: node.target,
-                    snippet: node.html, message: message, owner: owner(node.element),
-                    identity: fingerprinter.identity(of: node.element), sourceLine: sourceLine(of: node.element)
-                ))
+                guard let finding = node.finding(of: rule.metadata) else { continue }
+                findings.append(FindingRecord(finding, owner: owner(node.element), identity: fingerprinter.identity(of: node.element)))
             }
         }
         return findings
-    }
-
-    /// The element's line in the page's source, or nil where libxml2 has none: 0 for elements
-    /// the parser or the tree repair made up, 65535 once a page passes that many lines.
-    public static func sourceLine(of element: Element) -> Int? {
-        (1..<65_535).contains(element.line) ? element.line : nil
     }
 }
 

@@ -42,17 +42,13 @@ public struct GateReport: Sendable, Codable, Equatable {
         case expiredWaiver = "expired-waiver"
     }
 
+    /// A finding as the gate judged it: the rule's finding, where it is (page, type, component)
+    /// and what the baseline and policy made of it.
+    @dynamicMemberLookup
     public struct Finding: Sendable, Codable, Equatable {
+        public var finding: CanopyRules.Finding
         public var url: String
         public var pageType: String
-        public var rule: String
-        public var impact: String
-        public var outcome: String
-        public var target: String
-        public var snippet: String
-        /// The element's line in the page's source, when known.
-        public var line: Int?
-        public var message: String
         public var owner: String?
         public var signature: String
         public var component: String?
@@ -65,6 +61,78 @@ public struct GateReport: Sendable, Codable, Equatable {
         /// Why a new finding does not fail (below threshold, vendor, budget...), or what the
         /// waiver said; nil otherwise.
         public var note: String?
+
+        public init(
+            _ finding: CanopyRules.Finding, url: String, pageType: String, owner: String? = nil, signature: String, component: String? = nil,
+            componentSignature: String? = nil, componentSiteWide: Bool, fingerprint: String, status: Status, fails: Bool, note: String? = nil
+        ) {
+            self.finding = finding
+            self.url = url
+            self.pageType = pageType
+            self.owner = owner
+            self.signature = signature
+            self.component = component
+            self.componentSignature = componentSignature
+            self.componentSiteWide = componentSiteWide
+            self.fingerprint = fingerprint
+            self.status = status
+            self.fails = fails
+            self.note = note
+        }
+
+        public subscript<Value>(dynamicMember keyPath: KeyPath<CanopyRules.Finding, Value>) -> Value { finding[keyPath: keyPath] }
+
+        /// The rule's id, as the gate output names it.
+        public var rule: String { finding.ruleID }
+
+        // The gate output (docs/gate.md) keeps the finding's fields beside the gate's: one flat object.
+        private enum CodingKeys: String, CodingKey {
+            case url, pageType, rule, impact, outcome, target, snippet, line, message, owner, signature, component, componentSignature
+            case componentSiteWide, fingerprint, status, fails, note
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            finding = CanopyRules.Finding(
+                ruleID: try container.decode(String.self, forKey: .rule), impact: try container.decode(Impact.self, forKey: .impact),
+                outcome: try container.decode(FindingOutcome.self, forKey: .outcome), target: try container.decode(String.self, forKey: .target),
+                snippet: try container.decode(String.self, forKey: .snippet), message: try container.decode(String.self, forKey: .message),
+                sourceLine: try container.decodeIfPresent(Int.self, forKey: .line)
+            )
+            url = try container.decode(String.self, forKey: .url)
+            pageType = try container.decode(String.self, forKey: .pageType)
+            owner = try container.decodeIfPresent(String.self, forKey: .owner)
+            signature = try container.decode(String.self, forKey: .signature)
+            component = try container.decodeIfPresent(String.self, forKey: .component)
+            componentSignature = try container.decodeIfPresent(String.self, forKey: .componentSignature)
+            componentSiteWide = try container.decode(Bool.self, forKey: .componentSiteWide)
+            fingerprint = try container.decode(String.self, forKey: .fingerprint)
+            status = try container.decode(Status.self, forKey: .status)
+            fails = try container.decode(Bool.self, forKey: .fails)
+            note = try container.decodeIfPresent(String.self, forKey: .note)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(url, forKey: .url)
+            try container.encode(pageType, forKey: .pageType)
+            try container.encode(finding.ruleID, forKey: .rule)
+            try container.encode(finding.impact, forKey: .impact)
+            try container.encode(finding.outcome, forKey: .outcome)
+            try container.encode(finding.target, forKey: .target)
+            try container.encode(finding.snippet, forKey: .snippet)
+            try container.encodeIfPresent(finding.sourceLine, forKey: .line)
+            try container.encode(finding.message, forKey: .message)
+            try container.encodeIfPresent(owner, forKey: .owner)
+            try container.encode(signature, forKey: .signature)
+            try container.encodeIfPresent(component, forKey: .component)
+            try container.encodeIfPresent(componentSignature, forKey: .componentSignature)
+            try container.encode(componentSiteWide, forKey: .componentSiteWide)
+            try container.encode(fingerprint, forKey: .fingerprint)
+            try container.encode(status, forKey: .status)
+            try container.encode(fails, forKey: .fails)
+            try container.encodeIfPresent(note, forKey: .note)
+        }
     }
 
     public struct ExpiredWaiver: Sendable, Codable, Equatable {
@@ -169,9 +237,9 @@ public struct GateReport: Sendable, Codable, Equatable {
 extension GateReport.Finding {
     public var candidate: BaselineCandidate {
         BaselineCandidate(
-            pageURL: url, pageType: pageType, rule: rule, outcome: outcome, impact: impact, signature: signature,
-            componentKey: component, componentSignature: componentSignature, inSiteWideComponent: componentSiteWide,
-            target: target, snippet: snippet, owner: owner
+            pageURL: url, pageType: pageType, rule: rule, outcome: finding.outcome.rawValue, impact: finding.impact.rawValue,
+            signature: signature, componentKey: component, componentSignature: componentSignature, inSiteWideComponent: componentSiteWide,
+            target: finding.target, snippet: finding.snippet, owner: owner
         )
     }
 }
@@ -228,9 +296,7 @@ public struct GateEvaluator {
             for finding in audit?.findings ?? [] {
                 let placement = finding.identity.component
                 findings.append(GateReport.Finding(
-                    url: page.url, pageType: pageTypes[page.url] ?? "/", rule: finding.ruleID, impact: finding.impact.rawValue,
-                    outcome: finding.outcome.rawValue, target: finding.target, snippet: finding.snippet, line: finding.sourceLine,
-                    message: finding.message,
+                    finding.finding, url: page.url, pageType: pageTypes[page.url] ?? "/",
                     owner: finding.owner, signature: finding.identity.elementSignature, component: placement?.candidate.key,
                     componentSignature: placement?.elementSignature,
                     componentSiteWide: placement.map { siteWide.contains($0.candidate) } ?? false,
@@ -342,9 +408,9 @@ public struct GateEvaluator {
         let override = policy.rules[finding.rule]
         if override == .never { return (false, "rule \(finding.rule) never fails (gate.rules)", false) }
         if let owner = finding.owner, !policy.failOnVendors { return (false, "owned by \(owner)", false) }
-        if finding.outcome == FindingOutcome.incomplete.rawValue, !policy.failOnIncomplete { return (false, "needs review", false) }
+        if finding.outcome == .incomplete, !policy.failOnIncomplete { return (false, "needs review", false) }
         if override == .always { return (true, nil, false) }
-        let impact = Impact(rawValue: finding.impact) ?? .minor
+        let impact = finding.impact
         if impact < policy.failOn { return (false, "below fail-on \(policy.failOn.rawValue)", false) }
         // An expired waiver is a debt come due: no budget absorbs it.
         return (true, nil, finding.status == .new)

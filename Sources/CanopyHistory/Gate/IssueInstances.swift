@@ -6,15 +6,11 @@ import Foundation
 /// same problem later on another set of pages: the signature inside its component (the
 /// `StoredFinding` of reports leaves it out) and whether that component was site-wide in the run,
 /// which is what decided its issue key.
+@dynamicMemberLookup
 public struct IssueInstance: Sendable, Equatable {
     public let pageURL: String
     public let pageType: String
-    public let ruleID: String
-    public let impact: Impact
-    public let outcome: FindingOutcome
-    public let target: String
-    public let snippet: String
-    public let message: String
+    public let finding: Finding
     public let owner: String?
     public let elementSignature: String
     public let componentKey: String?
@@ -22,6 +18,8 @@ public struct IssueInstance: Sendable, Equatable {
     /// The component was site-wide in the run, so the issue key is the component's.
     public let inSiteWideComponent: Bool
     public let issueKey: String
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<Finding, Value>) -> Value { finding[keyPath: keyPath] }
 }
 
 extension RunStore {
@@ -49,11 +47,9 @@ extension RunStore {
                 [.integer(run.rawValue)]
             ) { row in
                 IssueInstance(
-                    pageURL: row.string(0), pageType: row.optionalString(1) ?? "/", ruleID: row.string(2),
-                    impact: try Self.decode(Impact.self, row.string(3)), outcome: try Self.decode(FindingOutcome.self, row.string(4)),
-                    target: row.string(5), snippet: row.string(6), message: row.string(7), owner: row.optionalString(8),
-                    elementSignature: row.string(9), componentKey: row.optionalString(10), componentSignature: row.optionalString(11),
-                    inSiteWideComponent: row.int(13) != 0, issueKey: row.optionalString(12) ?? ""
+                    pageURL: row.string(0), pageType: row.optionalString(1) ?? "/", finding: try Self.finding(row, from: 2),
+                    owner: row.optionalString(8), elementSignature: row.string(9), componentKey: row.optionalString(10),
+                    componentSignature: row.optionalString(11), inSiteWideComponent: row.int(13) != 0, issueKey: row.optionalString(12) ?? ""
                 )
             }
         }

@@ -56,7 +56,7 @@ public struct PageAuditor: Sendable {
         // Passing rules are listed without nodes: describing a passing node costs a unique
         // selector, and the line is about what needs fixing.
         lineWriter.appendLine(
-            url: url, timestamp: AxeTimestamp.string(result.date), findings: page.findings,
+            url: url, timestamp: AxeTimestamp.string(result.date), findings: page.findings.map(\.finding),
             passingRules: Set(page.passCounts.keys), to: &processed.result.axeJSONLine
         )
         return processed

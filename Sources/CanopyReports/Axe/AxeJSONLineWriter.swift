@@ -2,20 +2,6 @@ import CanopyRules
 import CanopyStore
 import Foundation
 
-/// A failing or undecided node as a result line needs it: what the crawl has just found
-/// (`FindingRecord`) and what the store kept (`StoredFinding`) both are one.
-public protocol AxeLineFinding {
-    var ruleID: String { get }
-    var impact: Impact { get }
-    var outcome: FindingOutcome { get }
-    var target: String { get }
-    var snippet: String { get }
-    var message: String { get }
-}
-
-extension FindingRecord: AxeLineFinding {}
-extension StoredFinding: AxeLineFinding {}
-
 /// Writes a page's results in axe-core's result shape as one line of UTF-8 JSON, byte for byte
 /// what `AxeJSONReport.jsonLine()` (JSONEncoder with sorted keys) gives for the same page — a
 /// test holds the two equal. By hand, because every crawled page and every page of
@@ -80,14 +66,14 @@ public struct AxeJSONLineWriter: Sendable {
     }
 
     /// One page's line as a String (for tests).
-    public func line<Finding: AxeLineFinding>(url: String, timestamp: String, findings: [Finding], passingRules: Set<String>) -> String {
+    public func line(url: String, timestamp: String, findings: [Finding], passingRules: Set<String>) -> String {
         var bytes: [UInt8] = []
         appendLine(url: url, timestamp: timestamp, findings: findings, passingRules: passingRules, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends one page's line, without a line feed.
-    public func appendLine<Finding: AxeLineFinding>(
+    public func appendLine(
         url: String, timestamp: String, findings: [Finding], passingRules: Set<String>, to json: inout [UInt8]
     ) {
         let groups = AxePageGroups(order: ruleOrder, findings: findings, passingRules: passingRules)
@@ -121,7 +107,7 @@ public struct AxeJSONLineWriter: Sendable {
         json.append(contentsOf: "]}".utf8)
     }
 
-    private func appendEntry<Finding: AxeLineFinding>(_ ruleID: String, nodes: [Finding], to json: inout [UInt8]) {
+    private func appendEntry(_ ruleID: String, nodes: [Finding], to json: inout [UInt8]) {
         let parts = fixed(ruleID)
         json.append(contentsOf: parts.head)
         json.append(contentsOf: #","impact":"#.utf8)
@@ -163,7 +149,7 @@ struct AxeRuleOrder: Sendable {
 }
 
 /// Which rules of a page go in which group, in the run's rule order.
-struct AxePageGroups<Finding: AxeLineFinding> {
+struct AxePageGroups {
     let byRule: [String: [Finding]]
     let violations: [String]
     let incomplete: [String]

@@ -37,7 +37,7 @@ public struct LatestResultsJSONLines: Sendable {
             // Every audited page has a finding or a pass (html-has-lang and document-title apply to
             // any document); a page with neither was fetched but not audited (not HTML, a redirect).
             guard page.error == nil, !findings.isEmpty || !passes.isEmpty else { return }
-            writer.appendLine(url: page.url, timestamp: timestamp, findings: findings, passingRules: Set(passes.keys), to: &buffer)
+            writer.appendLine(url: page.url, timestamp: timestamp, findings: findings.map(\.finding), passingRules: Set(passes.keys), to: &buffer)
             buffer.append(0x0A)
             if buffer.count >= Self.chunkSize {
                 try output(Data(buffer))
@@ -57,7 +57,7 @@ extension AxeJSONReport {
         self.url = url
         self.timestamp = timestamp
         testEngine = TestEngine(name: "canopy", version: CanopyVersion.current)
-        let groups = AxePageGroups(ruleIDs: ruleIDs, findings: findings, passingRules: passingRules)
+        let groups = AxePageGroups(ruleIDs: ruleIDs, findings: findings.map(\.finding), passingRules: passingRules)
         func entry(_ ruleID: String, outcome: FindingOutcome?) -> RuleEntry {
             let metadata = RuleCatalog.rule(withID: ruleID)?.metadata
             let nodes = groups.byRule[ruleID, default: []].filter { $0.outcome == outcome }

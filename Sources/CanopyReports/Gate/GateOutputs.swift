@@ -160,11 +160,11 @@ public struct GateOutputs {
             return rule
         }
         let results: [[String: Any]] = report.findings.map { finding in
-            let needsReview = finding.outcome == "incomplete"
+            let needsReview = finding.outcome == .incomplete
             // A region must say where in the artifact (§3.30): with the element's line when the
             // parser knows it; otherwise none, and the snippet travels in the properties.
             var physicalLocation: [String: Any] = ["artifactLocation": ["uri": finding.url]]
-            if let line = finding.line {
+            if let line = finding.sourceLine {
                 physicalLocation["region"] = ["startLine": line, "snippet": ["text": finding.snippet]]
             }
             var result: [String: Any] = [
@@ -172,7 +172,7 @@ public struct GateOutputs {
                 "ruleIndex": ruleIndex[finding.rule] ?? 0,
                 "kind": needsReview ? "review" : "fail",
                 // §3.27.10: a result whose kind is not "fail" has level "none".
-                "level": needsReview ? "none" : Self.level(Impact(rawValue: finding.impact) ?? .minor, failing: finding.fails),
+                "level": needsReview ? "none" : Self.level(finding.impact, failing: finding.fails),
                 "message": ["text": "\(finding.message) (\(finding.target))"],
                 "locations": [[
                     "physicalLocation": physicalLocation,
@@ -181,7 +181,7 @@ public struct GateOutputs {
                 "partialFingerprints": ["canopyIssue/v1": finding.fingerprint],
                 "baselineState": finding.status == .baselined ? "unchanged" : "new",
                 "properties": [
-                    "impact": finding.impact, "gateStatus": finding.status.rawValue, "fails": finding.fails, "pageType": finding.pageType,
+                    "impact": finding.impact.rawValue, "gateStatus": finding.status.rawValue, "fails": finding.fails, "pageType": finding.pageType,
                     "snippet": finding.snippet,
                 ],
             ]

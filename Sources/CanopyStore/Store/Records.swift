@@ -160,44 +160,25 @@ public struct RecordedPage: Sendable, Equatable {
     public var finalURL: String { redirectChain.last ?? url }
 }
 
-/// Whether a finding fails or needs a person to review it (axe-core's `incomplete`).
-public enum FindingOutcome: String, Sendable, Codable {
-    case violation, incomplete
-}
-
-/// One failing (or undecided) element for one rule.
+/// A finding of a crawled page as the store takes it: the rule's finding, with who owns the
+/// element and its fingerprint.
+@dynamicMemberLookup
 public struct FindingRecord: Sendable {
-    public var ruleID: String
-    /// The impact as reported for this node (after any rule-set override).
-    public var impact: Impact
-    public var outcome: FindingOutcome
-    /// A CSS selector matching exactly the element on its page.
-    public var target: String
-    /// The element's markup, shortened.
-    public var snippet: String
-    /// What is wrong with this element.
-    public var message: String
+    public var finding: Finding
     /// nil for first-party markup; otherwise the vendor whose selector holds the element.
     public var owner: String?
-    /// The element's fingerprint (`PageFingerprinter.identity(of:)`).
+    /// The element's fingerprint (CanopyHistory's `PageFingerprinter.identity(of:)`).
     public var identity: FindingIdentity
-    /// The line of the page's source where the element starts, when the parser knows it (not
-    /// stored: only the gate's SARIF output points at it).
-    public var sourceLine: Int?
 
-    public init(
-        ruleID: String, impact: Impact, outcome: FindingOutcome, target: String, snippet: String, message: String,
-        owner: String? = nil, identity: FindingIdentity, sourceLine: Int? = nil
-    ) {
-        self.ruleID = ruleID
-        self.impact = impact
-        self.outcome = outcome
-        self.target = target
-        self.snippet = snippet
-        self.message = message
+    public init(_ finding: Finding, owner: String? = nil, identity: FindingIdentity) {
+        self.finding = finding
         self.owner = owner
         self.identity = identity
-        self.sourceLine = sourceLine
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Finding, Value>) -> Value {
+        get { finding[keyPath: keyPath] }
+        set { finding[keyPath: keyPath] = newValue }
     }
 }
 
@@ -233,20 +214,28 @@ public struct StoredPage: Sendable, Equatable {
     public let error: String?
 }
 
-/// A finding as stored, with its issue key once the run has finished.
+/// A finding as stored (its source line is not kept), with its page, owner and fingerprint, and
+/// its issue key once the run has finished.
+@dynamicMemberLookup
 public struct StoredFinding: Sendable, Equatable {
     public let pageURL: String
-    public let ruleID: String
-    public let impact: Impact
-    public let outcome: FindingOutcome
-    public let target: String
-    public let snippet: String
-    public let message: String
+    public let finding: Finding
     public let owner: String?
     public let elementSignature: String
     public let componentKey: String?
     /// The issue this finding is an instance of; nil until the run finishes.
     public let issueKey: String?
+
+    public init(pageURL: String, finding: Finding, owner: String?, elementSignature: String, componentKey: String?, issueKey: String?) {
+        self.pageURL = pageURL
+        self.finding = finding
+        self.owner = owner
+        self.elementSignature = elementSignature
+        self.componentKey = componentKey
+        self.issueKey = issueKey
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<Finding, Value>) -> Value { finding[keyPath: keyPath] }
 }
 
 /// The identity of a failing element, computed when its page is audited (CanopyHistory's

@@ -365,9 +365,7 @@ public final class RunStore: @unchecked Sendable {
                     [pageID]
                 ) { row in
                     StoredFinding(
-                        pageURL: page.url, ruleID: row.string(0), impact: try Self.decode(Impact.self, row.string(1)),
-                        outcome: try Self.decode(FindingOutcome.self, row.string(2)), target: row.string(3), snippet: row.string(4),
-                        message: row.string(5), owner: row.optionalString(6), elementSignature: row.string(7),
+                        pageURL: page.url, finding: try Self.finding(row, from: 0), owner: row.optionalString(6), elementSignature: row.string(7),
                         componentKey: row.optionalString(8), issueKey: row.optionalString(9)
                     )
                 }
@@ -395,9 +393,7 @@ public final class RunStore: @unchecked Sendable {
             }
             return try database.query("\(findingsOfRun) \(pageFilter) ORDER BY findings.id", parameters) { row in
                 StoredFinding(
-                    pageURL: row.string(0), ruleID: row.string(1), impact: try Self.decode(Impact.self, row.string(2)),
-                    outcome: try Self.decode(FindingOutcome.self, row.string(3)), target: row.string(4), snippet: row.string(5),
-                    message: row.string(6), owner: row.optionalString(7), elementSignature: row.string(8),
+                    pageURL: row.string(0), finding: try Self.finding(row, from: 1), owner: row.optionalString(7), elementSignature: row.string(8),
                     componentKey: row.optionalString(9), issueKey: row.optionalString(10)
                 )
             }
@@ -427,6 +423,15 @@ public final class RunStore: @unchecked Sendable {
                 [.integer(run.rawValue)]
             ) { (ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)), $0.int(2)) }
         }
+    }
+
+    /// A finding from six columns starting at `column`: rule_id, impact, outcome, target, snippet, message.
+    public static func finding(_ row: SQLiteRow, from column: Int32) throws -> Finding {
+        Finding(
+            ruleID: row.string(column), impact: try decode(Impact.self, row.string(column + 1)),
+            outcome: try decode(FindingOutcome.self, row.string(column + 2)), target: row.string(column + 3),
+            snippet: row.string(column + 4), message: row.string(column + 5)
+        )
     }
 
     /// A stored enumeration value, or `StoreError.corruptValue` naming it.
