@@ -51,8 +51,12 @@ let package = Package(
         // Rule engine, audit context and the rules themselves.
         .target(
             name: "CanopyRules",
-            dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyAccessibility", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyAccessibility", .product(name: "Yams", package: "Yams")],
+            plugins: ["RuleCatalogPlugin"]
         ),
+        // Lists the rule types declared under Sources/CanopyRules/Rules, at build time.
+        .plugin(name: "RuleCatalogPlugin", capability: .buildTool(), dependencies: ["rule-catalog-generator"]),
+        .executableTarget(name: "rule-catalog-generator"),
         // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
         .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML"]),
         // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.

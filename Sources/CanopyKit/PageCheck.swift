@@ -142,7 +142,7 @@ public struct PageCheck: Sendable {
     /// The rule set at `path`, or Canopy's default set.
     public static func ruleSet(at path: String?) throws(Diagnostic) -> RuleSet {
         if let path { return try RuleSet.load(contentsOf: path) }
-        return try RuleSet.standard()
+        return RuleSet.standard()
     }
 
     /// The rules of `ruleSet` named by `ids` (all of them when `ids` is empty), with the set's

@@ -15,6 +15,9 @@ public struct RuleListing: Sendable {
         self.rules = ruleSet.rules
     }
 
+    /// Every rule Canopy has, the opt-in ones included.
+    public static var everyRule: RuleListing { RuleListing(rules: RuleCatalog.all) }
+
     /// The rules of the rule set file at `path`, or of Canopy's default set when nil.
     public init(ruleSetPath path: String?) throws(Diagnostic) {
         self.init(ruleSet: try PageCheck.ruleSet(at: path))

@@ -59,7 +59,7 @@ enum Adversarial {
     static func child(_ name: String) throws -> Measurement {
         guard let entry = pages.first(where: { $0.name == name }) else { throw CocoaError(.featureUnsupported) }
         let bytes = entry.html()
-        let rules = try RuleSet.standard().rules
+        let rules = RuleSet.standard().rules
         let clock = ContinuousClock()
         var document: Document?
         let parse = clock.measure { document = HTMLParser().parse(bytes: bytes, contentType: "text/html; charset=utf-8") }

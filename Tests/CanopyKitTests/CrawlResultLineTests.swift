@@ -21,7 +21,7 @@ struct CrawlResultLineTests {
             """
         let document = HTMLParser().parse(html: html, url: "https://shop.example/shoes")
         // The default rules, with an impact override that must reach both the entry and its nodes.
-        let overridden = "- id: image-alt\n    impact: minor\n" + (try RuleSet.standard().rules).map(\.metadata.id).filter { $0 != "image-alt" }.map { "  - \($0)\n" }.joined()
+        let overridden = "- id: image-alt\n    impact: minor\n" + RuleSet.standard().rules.map(\.metadata.id).filter { $0 != "image-alt" }.map { "  - \($0)\n" }.joined()
         let rules = try RuleSet(yaml: "name: test\nrules:\n  " + overridden, file: "test.yml").rules
         let plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("https://shop.example/")])
         let audit = AuditPlan(rules: rules)

@@ -26,9 +26,14 @@ struct RuleSetTests {
 
     // MARK: The default set
 
-    @Test func bundledDefaultIsIdenticalToRulesDefaultYML() throws {
-        let onDisk = try String(contentsOf: Self.defaultFile, encoding: .utf8)
-        #expect(onDisk == RuleSet.defaultYAML, "Rules/default.yml and RuleSet.defaultYAML (DefaultRuleSet.swift) differ")
+    @Test(arguments: RuleCatalog.ShippedSet.allCases)
+    func committedRuleSetFilesAreTheRulesMetadata(set: RuleCatalog.ShippedSet) throws {
+        let file = Self.defaultFile.deletingLastPathComponent().appendingPathComponent("\(set.rawValue).yml")
+        let onDisk = try String(contentsOf: file, encoding: .utf8)
+        #expect(
+            onDisk == RuleCatalog.ruleSetFile(set),
+            "Rules/\(set.rawValue).yml is stale: regenerate it with `swift run canopy rules --format yaml\(set == .all ? " --all" : "") > Rules/\(set.rawValue).yml`"
+        )
     }
 
     @Test func defaultSetListsExactlyTheCatalog() throws {
@@ -38,21 +43,21 @@ struct RuleSetTests {
         let catalog = Set(RuleCatalog.defaultRules.map(\.metadata.id))
         #expect(Set(listed).subtracting(catalog).isEmpty, "opt-in or unknown rules in Rules/default.yml: \(Set(listed).subtracting(catalog).sorted())")
         #expect(catalog.subtracting(listed).isEmpty, "registered rules missing from Rules/default.yml: \(catalog.subtracting(listed).sorted())")
-        #expect(try RuleSet.standard().ruleIDs == listed)
+        #expect(RuleSet.standard().ruleIDs == listed)
         #expect(onDisk.name == "default")
     }
 
     @Test func allSetListsEveryRegisteredRuleDefaultsFirst() throws {
         let all = try RuleSet.load(contentsOf: Self.defaultFile.deletingLastPathComponent().appendingPathComponent("all.yml").path)
         #expect(all.name == "all")
-        let expected = try RuleSet.standard().ruleIDs + RuleCatalog.optInRules.map(\.metadata.id)
-        #expect(all.ruleIDs == expected, "Rules/all.yml must list the default set's rules, then the opt-in ones in catalog order")
+        let expected = RuleSet.standard().ruleIDs + RuleCatalog.optInRules.map(\.metadata.id)
+        #expect(all.ruleIDs == expected, "Rules/all.yml must list the default set's rules, then the opt-in ones, each by id")
         #expect(RuleCatalog.optInRules.count == 28)
         #expect(Set(RuleCatalog.defaultRules.map(\.metadata.id)).isDisjoint(with: RuleCatalog.optInRules.map(\.metadata.id)))
     }
 
     @Test func defaultSetHasNoImpactOverrides() throws {
-        for rule in try RuleSet.standard().rules {
+        for rule in RuleSet.standard().rules {
             #expect(rule.metadata == RuleCatalog.rule(withID: rule.metadata.id)?.metadata)
         }
     }

@@ -468,7 +468,7 @@ struct CrawlConfigurationParser {
 
     func standardRuleSet(_ node: YAMLNode?) throws(Diagnostic) -> RuleSet {
         do {
-            return try RuleSet.standard()
+            return RuleSet.standard()
         } catch {
             throw self.error(node, "rules", "cannot load the default rule set: \(error)")
         }

@@ -28,10 +28,14 @@ public struct RuleMetadata: Sendable, Hashable {
     public let howToFix: String
     /// axe-core reports failures of some rules as "needs review"; Canopy does the same for these.
     public let reviewOnFail: Bool
+    /// In Canopy's default set (`Rules/default.yml` lists these); otherwise opt-in (`Rules/all.yml`).
+    public let enabledByDefault: Bool
+    /// Why the rule matters to the people it protects, and why it is opt-in when it is.
+    public let rationale: String
 
     public init(
         id: String, impact: Impact, tags: [String], description: String, help: String, howToFix: String,
-        reviewOnFail: Bool = false
+        reviewOnFail: Bool = false, enabledByDefault: Bool, rationale: String
     ) {
         self.id = id
         self.impact = impact
@@ -40,6 +44,8 @@ public struct RuleMetadata: Sendable, Hashable {
         self.help = help
         self.howToFix = howToFix
         self.reviewOnFail = reviewOnFail
+        self.enabledByDefault = enabledByDefault
+        self.rationale = rationale
     }
 
     /// Deque University's page for the rule, so teams keep axe-core's documentation at hand.

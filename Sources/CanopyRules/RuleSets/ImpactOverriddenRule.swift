@@ -23,7 +23,7 @@ extension RuleMetadata {
     func withImpact(_ impact: Impact) -> RuleMetadata {
         RuleMetadata(
             id: id, impact: impact, tags: tags, description: description, help: help, howToFix: howToFix,
-            reviewOnFail: reviewOnFail
+            reviewOnFail: reviewOnFail, enabledByDefault: enabledByDefault, rationale: rationale
         )
     }
 }

@@ -12,7 +12,9 @@ public struct ARIAAllowedAttrRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that an element's role supports each of its ARIA attributes",
         help: "Elements must only use ARIA attributes their role supports",
-        howToFix: "Remove the attributes the role does not support, or change the role to one that supports them."
+        howToFix: "Remove the attributes the role does not support, or change the role to one that supports them.",
+        enabledByDefault: true,
+        rationale: "An attribute the role does not support is ignored or misread by assistive technology, so the state it meant to convey is lost."
     )
 
     public let selector = try! SelectorList("*")

@@ -13,7 +13,9 @@ public struct ARIAAllowedRoleRule: Rule {
         tags: ["cat.aria", "best-practice"],
         description: "Checks that the role attribute gives a role that ARIA in HTML allows on the element",
         help: "ARIA roles should be allowed on the element they are set on",
-        howToFix: "Use an element whose native role fits (a <button> for a button), or an element that accepts any role such as <div> or <span>."
+        howToFix: "Use an element whose native role fits (a <button> for a button), or an element that accepts any role such as <div> or <span>.",
+        enabledByDefault: false,
+        rationale: "A role HTML does not allow on an element fights the element's own semantics; opt-in because browsers often cope and axe-core reports it as a best practice."
     )
 
     public let selector = try! SelectorList("[role]")

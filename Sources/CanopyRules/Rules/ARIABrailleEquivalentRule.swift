@@ -15,7 +15,9 @@ public struct ARIABrailleEquivalentRule: Rule {
         help: "Braille ARIA attributes need a non-braille equivalent",
         howToFix: "Give an element with aria-braillelabel an accessible name (text, aria-label, ...), and one with aria-brailleroledescription an aria-roledescription.",
         // axe asks for review: an empty name may be filled in by script, and a person should judge.
-        reviewOnFail: true
+        reviewOnFail: true,
+        enabledByDefault: false,
+        rationale: "A braille-only label leaves speech users without one; opt-in because few pages use braille attributes at all."
     )
 
     public let selector = try! SelectorList("[aria-brailleroledescription], [aria-braillelabel]")

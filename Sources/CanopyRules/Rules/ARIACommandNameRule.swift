@@ -14,7 +14,9 @@ public struct ARIACommandNameRule: Rule {
         ],
         description: "Checks that every ARIA link, button and menuitem has an accessible name",
         help: "ARIA commands need an accessible name",
-        howToFix: "Put text inside the element, or give it an aria-label, aria-labelledby or title."
+        howToFix: "Put text inside the element, or give it an aria-label, aria-labelledby or title.",
+        enabledByDefault: true,
+        rationale: "A link, button or menu item without a name is announced as just its role, so users cannot tell what it does."
     )
 
     public let selector = try! SelectorList(#"[role="link"], [role="button"], [role="menuitem"]"#)

@@ -13,7 +13,9 @@ public struct ARIAConditionalAttrRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that ARIA attributes are used only where the element's situation allows them",
         help: "ARIA attributes must be used as their role's conditions require",
-        howToFix: "On a native checkbox remove aria-checked (or keep it equal to the checked state); on rows of a table or grid remove aria-level, aria-posinset, aria-setsize and aria-expanded, or make the container a treegrid."
+        howToFix: "On a native checkbox remove aria-checked (or keep it equal to the checked state); on rows of a table or grid remove aria-level, aria-posinset, aria-setsize and aria-expanded, or make the container a treegrid.",
+        enabledByDefault: true,
+        rationale: "Some ARIA attributes are valid only in certain contexts (a checkbox's aria-checked next to a native checked state); elsewhere they contradict what the browser exposes."
     )
 
     public let selector = try! SelectorList("*")

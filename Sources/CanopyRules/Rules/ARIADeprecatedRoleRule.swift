@@ -12,7 +12,9 @@ public struct ARIADeprecatedRoleRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that elements do not use roles that WAI-ARIA has deprecated",
         help: "Deprecated ARIA roles must not be used",
-        howToFix: "Replace the deprecated role with its successor (list instead of directory, listitem instead of doc-biblioentry or doc-endnote)."
+        howToFix: "Replace the deprecated role with its successor (list instead of directory, listitem instead of doc-biblioentry or doc-endnote).",
+        enabledByDefault: true,
+        rationale: "Deprecated roles are dropped by newer assistive technology, so the element loses the meaning its author gave it."
     )
 
     public let selector = try! SelectorList("[role]")

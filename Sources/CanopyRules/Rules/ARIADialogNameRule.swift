@@ -12,7 +12,9 @@ public struct ARIADialogNameRule: Rule {
         tags: ["cat.aria", "best-practice"],
         description: "Checks that every element with role=\"dialog\" or role=\"alertdialog\" has an accessible name",
         help: "ARIA dialogs and alert dialogs should have an accessible name",
-        howToFix: "Point aria-labelledby at the dialog's heading, or give the dialog an aria-label or title."
+        howToFix: "Point aria-labelledby at the dialog's heading, or give the dialog an aria-label or title.",
+        enabledByDefault: false,
+        rationale: "A dialog without a name is announced without saying what it is about; opt-in because axe-core keeps it as a best practice."
     )
 
     public let selector = try! SelectorList(#"[role="dialog"], [role="alertdialog"]"#)

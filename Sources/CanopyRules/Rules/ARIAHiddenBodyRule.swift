@@ -12,7 +12,9 @@ public struct ARIAHiddenBodyRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag131", "wcag412", "EN-301-549", "EN-9.1.3.1", "EN-9.4.1.2", "RGAAv4", "RGAA-10.8.1"],
         description: "Checks that the document body does not carry aria-hidden=\"true\"",
         help: "The body of the page must not be hidden from assistive technology",
-        howToFix: "Remove aria-hidden=\"true\" from <body>; to hide background content behind a dialog, hide the sibling containers instead, or use the inert attribute."
+        howToFix: "Remove aria-hidden=\"true\" from <body>; to hide background content behind a dialog, hide the sibling containers instead, or use the inert attribute.",
+        enabledByDefault: true,
+        rationale: "aria-hidden on the body hides the whole page from screen readers."
     )
 
     public let selector = try! SelectorList("body")

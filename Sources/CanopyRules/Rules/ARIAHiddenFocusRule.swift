@@ -12,7 +12,9 @@ public struct ARIAHiddenFocusRule: Rule {
         tags: ["cat.name-role-value", "wcag2a", "wcag412", "TTv5", "TT6.a", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-10.8.1"],
         description: "Checks that elements hidden with aria-hidden are not focusable and contain no focusable elements",
         help: "Content hidden from assistive technology must not be reachable by keyboard",
-        howToFix: "Disable the controls inside the hidden content, take them out of the tab order with tabindex=\"-1\", hide them for everyone (display:none, hidden), make the region inert, or remove aria-hidden."
+        howToFix: "Disable the controls inside the hidden content, take them out of the tab order with tabindex=\"-1\", hide them for everyone (display:none, hidden), make the region inert, or remove aria-hidden.",
+        enabledByDefault: true,
+        rationale: "A focusable element inside aria-hidden content receives keyboard focus but is silent to screen readers, which strands their users."
     )
 
     public let selector = try! SelectorList(#"[aria-hidden="true"]"#)

@@ -14,7 +14,9 @@ public struct ARIAInputFieldNameRule: Rule {
         ],
         description: "Checks that every ARIA input field has an accessible name",
         help: "ARIA input fields need an accessible name",
-        howToFix: "Give the field an aria-label or an aria-labelledby pointing at its visible label; a <label> element does not name an ARIA widget."
+        howToFix: "Give the field an aria-label or an aria-labelledby pointing at its visible label; a <label> element does not name an ARIA widget.",
+        enabledByDefault: true,
+        rationale: "An ARIA text field, combobox or listbox without a name gives screen-reader users no idea what to enter."
     )
 
     public let selector = try! SelectorList(

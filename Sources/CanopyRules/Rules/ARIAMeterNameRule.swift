@@ -11,7 +11,9 @@ public struct ARIAMeterNameRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag111", "EN-301-549", "EN-9.1.1.1", "RGAAv4", "RGAA-11.1.1"],
         description: "Checks that every element with role=\"meter\" has an accessible name",
         help: "ARIA meters need an accessible name",
-        howToFix: "Name the meter with aria-label, aria-labelledby pointing at visible text, or title; text inside a meter does not name it."
+        howToFix: "Name the meter with aria-label, aria-labelledby pointing at visible text, or title; text inside a meter does not name it.",
+        enabledByDefault: false,
+        rationale: "A meter without a name reports a value with nothing to say what it measures; opt-in because meters are rare."
     )
 
     public let selector = try! SelectorList(#"[role="meter"]"#)

@@ -11,7 +11,9 @@ public struct ARIAProgressbarNameRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag111", "EN-301-549", "EN-9.1.1.1", "RGAAv4", "RGAA-11.1.1"],
         description: "Checks that every element with role=\"progressbar\" has an accessible name",
         help: "ARIA progress bars need an accessible name",
-        howToFix: "Name the progress bar with aria-label, aria-labelledby pointing at visible text, or title; text inside it does not name it."
+        howToFix: "Name the progress bar with aria-label, aria-labelledby pointing at visible text, or title; text inside it does not name it.",
+        enabledByDefault: false,
+        rationale: "A progress bar without a name reports progress of nothing in particular; opt-in because axe-core keeps it as a best practice."
     )
 
     public let selector = try! SelectorList(#"[role="progressbar"]"#)

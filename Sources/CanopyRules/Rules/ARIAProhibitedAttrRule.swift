@@ -12,7 +12,9 @@ public struct ARIAProhibitedAttrRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that elements do not carry ARIA attributes their role prohibits",
         help: "ARIA attributes prohibited by the element's role must not be used",
-        howToFix: "Remove the prohibited attribute, or give the element a role that supports it (for example put the text itself in the content, or use a landmark or group role)."
+        howToFix: "Remove the prohibited attribute, or give the element a role that supports it (for example put the text itself in the content, or use a landmark or group role).",
+        enabledByDefault: true,
+        rationale: "Naming attributes on roles that prohibit names (generic, presentation...) are ignored, so the label the author wrote is never heard."
     )
 
     public let selector = try! SelectorList("*")

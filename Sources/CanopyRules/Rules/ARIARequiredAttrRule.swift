@@ -12,7 +12,9 @@ public struct ARIARequiredAttrRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that elements with an explicit ARIA role have every attribute that role requires",
         help: "Attributes required by an ARIA role must be present",
-        howToFix: "Add the missing states and properties (for example aria-checked on a checkbox role, aria-valuenow on a slider, aria-level on a heading), or use the native HTML element."
+        howToFix: "Add the missing states and properties (for example aria-checked on a checkbox role, aria-valuenow on a slider, aria-level on a heading), or use the native HTML element.",
+        enabledByDefault: true,
+        rationale: "A role without its required states (a checkbox without aria-checked) cannot tell users its state."
     )
 
     public let selector = try! SelectorList("[role]")

@@ -12,7 +12,9 @@ public struct ARIARequiredChildrenRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag131", "EN-301-549", "EN-9.1.3.1", "RGAAv4", "RGAA-9.3.1"],
         description: "Checks that elements whose role needs specific children own at least one of them and no other roles",
         help: "ARIA roles that need children must contain them",
-        howToFix: "Put elements with the required roles inside the container (for example role=\"listitem\" in role=\"list\"), move elements with other roles out, or set aria-busy=\"true\" while the content is loading."
+        howToFix: "Put elements with the required roles inside the container (for example role=\"listitem\" in role=\"list\"), move elements with other roles out, or set aria-busy=\"true\" while the content is loading.",
+        enabledByDefault: true,
+        rationale: "A composite role without the children it needs (a list with no items) is an empty or broken widget to assistive technology."
     )
 
     public let selector = try! SelectorList("[role]")

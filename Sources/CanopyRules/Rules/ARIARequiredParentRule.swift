@@ -12,7 +12,9 @@ public struct ARIARequiredParentRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag131", "EN-301-549", "EN-9.1.3.1", "RGAAv4", "RGAA-9.3.1"],
         description: "Checks that elements whose role needs a container are inside an element with one of the container roles",
         help: "ARIA roles that need a parent must be contained by it",
-        howToFix: "Place the element inside an element with the required role (for example role=\"listitem\" inside role=\"list\"), directly or through elements without a role, or connect them with aria-owns."
+        howToFix: "Place the element inside an element with the required role (for example role=\"listitem\" inside role=\"list\"), directly or through elements without a role, or connect them with aria-owns.",
+        enabledByDefault: true,
+        rationale: "A role outside the container it belongs to (a tab outside a tablist) loses its place and position information."
     )
 
     public let selector = try! SelectorList("[role]")

@@ -12,7 +12,9 @@ public struct ARIARolesRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that every role attribute uses a valid, concrete WAI-ARIA role",
         help: "ARIA roles must be valid values",
-        howToFix: "Use a role that WAI-ARIA defines and that is not abstract (for example button rather than command), or remove the role attribute."
+        howToFix: "Use a role that WAI-ARIA defines and that is not abstract (for example button rather than command), or remove the role attribute.",
+        enabledByDefault: true,
+        rationale: "An invalid or abstract role is ignored, so the element falls back to a meaning its author did not intend."
     )
 
     public let selector = try! SelectorList("[role]")

@@ -14,7 +14,9 @@ public struct ARIATabNameRule: Rule {
         ],
         description: "Checks that every ARIA tab has an accessible name",
         help: "ARIA tabs need an accessible name",
-        howToFix: "Put the tab's label inside it (an icon alone is not enough), or give it an aria-label, aria-labelledby or title."
+        howToFix: "Put the tab's label inside it (an icon alone is not enough), or give it an aria-label, aria-labelledby or title.",
+        enabledByDefault: true,
+        rationale: "A tab without a name cannot be told from the other tabs of its list."
     )
 
     public let selector = try! SelectorList(#"[role="tab"]"#)

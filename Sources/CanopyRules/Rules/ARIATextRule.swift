@@ -12,7 +12,9 @@ public struct ARIATextRule: Rule {
         tags: ["cat.aria", "best-practice"],
         description: "Checks that elements with role=\"text\" contain nothing focusable",
         help: "role=\"text\" should not contain focusable elements",
-        howToFix: "Remove role=\"text\" from elements that contain links, buttons or other focusable widgets, or move those widgets out."
+        howToFix: "Remove role=\"text\" from elements that contain links, buttons or other focusable widgets, or move those widgets out.",
+        enabledByDefault: false,
+        rationale: "role=text hides the roles inside it; focusable content within it is announced without its purpose. Opt-in, as in axe-core."
     )
 
     public let selector = try! SelectorList("[role=text]")

@@ -14,7 +14,9 @@ public struct ARIAToggleFieldNameRule: Rule {
         ],
         description: "Checks that every ARIA toggle field has an accessible name",
         help: "ARIA toggle fields need an accessible name",
-        howToFix: "Put text inside the element, or give it an aria-label, aria-labelledby or title; a <label> element does not name an ARIA widget."
+        howToFix: "Put text inside the element, or give it an aria-label, aria-labelledby or title; a <label> element does not name an ARIA widget.",
+        enabledByDefault: true,
+        rationale: "A switch, checkbox or radio made with ARIA and no name announces a state without saying what it switches."
     )
 
     public let selector = try! SelectorList(

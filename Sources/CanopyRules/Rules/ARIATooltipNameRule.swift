@@ -11,7 +11,9 @@ public struct ARIATooltipNameRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2"],
         description: "Checks that every ARIA tooltip has an accessible name",
         help: "ARIA tooltips need an accessible name",
-        howToFix: "Put the tooltip's text inside it, or give it an aria-label, aria-labelledby or title."
+        howToFix: "Put the tooltip's text inside it, or give it an aria-label, aria-labelledby or title.",
+        enabledByDefault: true,
+        rationale: "A tooltip without a name says nothing when it appears."
     )
 
     public let selector = try! SelectorList(#"[role="tooltip"]"#)

@@ -11,7 +11,9 @@ public struct ARIATreeitemNameRule: Rule {
         tags: ["cat.aria", "best-practice"],
         description: "Checks that every element with role=\"treeitem\" has an accessible name",
         help: "ARIA tree items should have an accessible name",
-        howToFix: "Put visible text inside the tree item, or give it an aria-label, aria-labelledby or title."
+        howToFix: "Put visible text inside the tree item, or give it an aria-label, aria-labelledby or title.",
+        enabledByDefault: false,
+        rationale: "A tree item without a name leaves a silent node in the tree; opt-in because axe-core keeps it as a best practice."
     )
 
     public let selector = try! SelectorList(#"[role="treeitem"]"#)

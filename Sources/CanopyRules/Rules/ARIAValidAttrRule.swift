@@ -12,7 +12,9 @@ public struct ARIAValidAttrRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that attributes whose names start with aria- are attributes WAI-ARIA defines",
         help: "ARIA attribute names must be valid",
-        howToFix: "Correct the spelling of the attribute, or remove it if WAI-ARIA has no such state or property."
+        howToFix: "Correct the spelling of the attribute, or remove it if WAI-ARIA has no such state or property.",
+        enabledByDefault: true,
+        rationale: "A misspelled aria- attribute is ignored, so the state or relation it meant to convey is lost."
     )
 
     public let selector = try! SelectorList("*")

@@ -12,7 +12,9 @@ public struct ARIAValidAttrValueRule: Rule {
         tags: ["cat.aria", "wcag2a", "wcag412", "EN-301-549", "EN-9.4.1.2", "RGAAv4", "RGAA-7.1.1"],
         description: "Checks that every ARIA attribute has a value of the form WAI-ARIA allows",
         help: "ARIA attribute values must be valid",
-        howToFix: "Use a value the attribute allows: true or false for booleans, one of the listed tokens, the id of an element on the page for references, a number for numeric properties."
+        howToFix: "Use a value the attribute allows: true or false for booleans, one of the listed tokens, the id of an element on the page for references, a number for numeric properties.",
+        enabledByDefault: true,
+        rationale: "An ARIA attribute with a value outside its type (a typo in an id reference, aria-hidden=\"yes\") is ignored or misread."
     )
 
     public let selector = try! SelectorList("*")

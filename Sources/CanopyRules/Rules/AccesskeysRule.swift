@@ -12,7 +12,9 @@ public struct AccesskeysRule: Rule {
         tags: ["cat.keyboard", "best-practice"],
         description: "Checks that no two elements on the page share an accesskey value",
         help: "Each accesskey value should be used once",
-        howToFix: "Give every element with an accesskey a value no other element on the page uses, or remove the accesskey."
+        howToFix: "Give every element with an accesskey a value no other element on the page uses, or remove the accesskey.",
+        enabledByDefault: false,
+        rationale: "Two elements with one access key make the key unpredictable; opt-in because access keys are a best practice concern."
     )
 
     public let selector = try! SelectorList("[accesskey]")

@@ -14,7 +14,9 @@ public struct AreaAltRule: Rule {
         ],
         description: "Checks that every linked <area> of an image map has a text alternative",
         help: "Image map links need a text alternative",
-        howToFix: "Give each <area href> an alt attribute naming its destination (or an aria-label, aria-labelledby or title)."
+        howToFix: "Give each <area href> an alt attribute naming its destination (or an aria-label, aria-labelledby or title).",
+        enabledByDefault: true,
+        rationale: "A linked area of an image map without a text alternative is a link with no destination a screen reader can name."
     )
 
     public let selector = try! SelectorList("map area[href]")

@@ -12,7 +12,9 @@ public struct AutocompleteValidRule: Rule {
         tags: ["cat.forms", "wcag21aa", "wcag135", "EN-301-549", "EN-9.1.3.5", "ACT", "RGAAv4", "RGAA-11.13.1"],
         description: "Checks that the autocomplete attribute of a form field holds a valid value from the HTML standard",
         help: "autocomplete attributes must hold valid values",
-        howToFix: "Use the HTML standard's tokens in their order, e.g. autocomplete=\"shipping postal-code\" or \"work email\"; use \"on\" or \"off\" when the field collects no personal data."
+        howToFix: "Use the HTML standard's tokens in their order, e.g. autocomplete=\"shipping postal-code\" or \"work email\"; use \"on\" or \"off\" when the field collects no personal data.",
+        enabledByDefault: true,
+        rationale: "A valid autocomplete token lets browsers and assistive tools fill in and label personal data fields; an invalid one does nothing."
     )
 
     /// axe's selector is `*`; `applies` needs the attribute anyway, so naming it lets the auditor

@@ -15,7 +15,9 @@ public struct BlinkRule: Rule {
         ],
         description: "Checks that the page shows no <blink> element",
         help: "Blinking text made with <blink> must not be used",
-        howToFix: "Remove the <blink> element and mark the text up with ordinary elements; if it must stand out, use styling that does not flash."
+        howToFix: "Remove the <blink> element and mark the text up with ordinary elements; if it must stand out, use styling that does not flash.",
+        enabledByDefault: false,
+        rationale: "Blinking text distracts and can be impossible to read; opt-in because <blink> has vanished from modern pages."
     )
 
     public let selector = try! SelectorList("blink")

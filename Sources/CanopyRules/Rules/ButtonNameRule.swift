@@ -14,7 +14,9 @@ public struct ButtonNameRule: Rule {
         ],
         description: "Checks that every <button> has an accessible name",
         help: "Buttons need an accessible name",
-        howToFix: "Put text inside the button, or give it an aria-label, aria-labelledby, title or <label>; a value attribute does not name a <button>."
+        howToFix: "Put text inside the button, or give it an aria-label, aria-labelledby, title or <label>; a value attribute does not name a <button>.",
+        enabledByDefault: true,
+        rationale: "A button without a name is announced as \"button\" alone."
     )
 
     public let selector = try! SelectorList("button")

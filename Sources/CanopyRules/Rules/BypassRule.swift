@@ -17,7 +17,9 @@ public struct BypassRule: Rule {
         help: "The page must let people skip past repeated blocks",
         howToFix: "Mark the main content with <main>, give sections headings, or put a \"Skip to content\" link to the main content first in the page.",
         // Whether a heading or link really skips the repeated blocks takes a person to judge, as in axe-core.
-        reviewOnFail: true
+        reviewOnFail: true,
+        enabledByDefault: false,
+        rationale: "Keyboard users need a way past navigation repeated on every page; opt-in because whether a page needs one depends on its layout."
     )
 
     public let selector = try! SelectorList("html:not(html *)")

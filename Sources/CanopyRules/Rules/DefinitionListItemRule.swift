@@ -12,7 +12,9 @@ public struct DefinitionListItemRule: Rule {
         tags: ["cat.structure", "wcag2a", "wcag131", "EN-301-549", "EN-9.1.3.1", "RGAAv4", "RGAA-9.3.3"],
         description: "Checks that every <dt> and <dd> is inside a <dl>, directly or within a <div> group",
         help: "Terms and descriptions must be inside a description list",
-        howToFix: "Put <dt> and <dd> directly inside a <dl> (or a role-less <div> inside it), and do not give that <dl> another role."
+        howToFix: "Put <dt> and <dd> directly inside a <dl> (or a role-less <div> inside it), and do not give that <dl> another role.",
+        enabledByDefault: true,
+        rationale: "A term or definition outside a <dl> loses its pairing with its counterpart."
     )
 
     public let selector = try! SelectorList("dd, dt")

@@ -12,7 +12,9 @@ public struct DefinitionListRule: Rule {
         tags: ["cat.structure", "wcag2a", "wcag131", "EN-301-549", "EN-9.1.3.1", "RGAAv4", "RGAA-9.3.3"],
         description: "Checks that <dl> contains only properly ordered <dt> and <dd> groups, <div>, <script> or <template> elements",
         help: "Description lists may contain only term and description groups",
-        howToFix: "Give the <dl> only <dt> terms each followed by <dd> descriptions (optionally each group in a <div>), and move other content out."
+        howToFix: "Give the <dl> only <dt> terms each followed by <dd> descriptions (optionally each group in a <div>), and move other content out.",
+        enabledByDefault: true,
+        rationale: "Other content directly inside a <dl> breaks the term/definition structure screen readers announce."
     )
 
     public let selector = try! SelectorList("dl")

@@ -15,7 +15,9 @@ public struct DocumentTitleRule: Rule {
         ],
         description: "Checks that the page has a <title> element with text",
         help: "Pages need a non-empty <title>",
-        howToFix: "Add a <title> in <head> that says what the page is, e.g. <title>Order history – Tea Garden</title>."
+        howToFix: "Add a <title> in <head> that says what the page is, e.g. <title>Order history – Tea Garden</title>.",
+        enabledByDefault: true,
+        rationale: "The title is the first thing a screen reader says of a page and what tabs and history show."
     )
 
     public let selector = try! SelectorList("html:root")

@@ -15,7 +15,9 @@ public struct DuplicateIDARIARule: Rule {
         help: "Ids that ARIA attributes and labels point at must be unique",
         howToFix: "Rename the duplicate so that the id is used once, and check that the references point at the element meant.",
         // axe asks for review: whether the reference picks the intended element needs a person.
-        reviewOnFail: true
+        reviewOnFail: true,
+        enabledByDefault: false,
+        rationale: "A repeated id referenced by ARIA or a label makes the reference point at the wrong element; opt-in as in axe-core."
     )
 
     public let selector = try! SelectorList("[id]")

@@ -11,7 +11,9 @@ public struct EmptyHeadingRule: Rule {
         tags: ["cat.name-role-value", "best-practice"],
         description: "Checks that every heading has text a screen reader can announce",
         help: "Headings should have text",
-        howToFix: "Put text in the heading (or give it an aria-label, aria-labelledby or title), or remove the heading if it has nothing to say."
+        howToFix: "Put text in the heading (or give it an aria-label, aria-labelledby or title), or remove the heading if it has nothing to say.",
+        enabledByDefault: true,
+        rationale: "An empty heading is announced as a heading with nothing in it, which breaks navigation by headings."
     )
 
     public let selector = try! SelectorList(#"h1, h2, h3, h4, h5, h6, [role="heading"]"#)

@@ -12,7 +12,9 @@ public struct EmptyTableHeaderRule: Rule {
         tags: ["cat.name-role-value", "best-practice"],
         description: "Checks that table header cells have visible text",
         help: "Table headers should have visible text",
-        howToFix: "Write the header's text inside it, or make the cell an ordinary <td> if it heads nothing."
+        howToFix: "Write the header's text inside it, or make the cell an ordinary <td> if it heads nothing.",
+        enabledByDefault: false,
+        rationale: "A header cell with no text gives its column or row no name; opt-in because axe-core keeps it as a best practice."
     )
 
     public let selector = try! SelectorList(#"th:not([role]), [role="rowheader"], [role="columnheader"]"#)

@@ -14,7 +14,9 @@ public struct FormFieldMultipleLabelsRule: Rule {
         ],
         description: "Checks that a form field is not labelled by more than one <label> element",
         help: "Form fields should not have several <label> elements",
-        howToFix: "Keep one <label> per field: merge the texts, or turn the extra label into a description (aria-describedby)."
+        howToFix: "Keep one <label> per field: merge the texts, or turn the extra label into a description (aria-describedby).",
+        enabledByDefault: false,
+        rationale: "Several labels on one field are read inconsistently across screen readers; opt-in because it often needs review."
     )
 
     public let selector = try! SelectorList("input, select, textarea")

@@ -14,7 +14,9 @@ public struct FrameTitleRule: Rule {
         ],
         description: "Checks that every <iframe> and <frame> has an accessible name",
         help: "Frames need an accessible name",
-        howToFix: "Give the frame a title (or aria-label/aria-labelledby) that says what it contains; for a purely decorative frame, use role=\"presentation\" without a title."
+        howToFix: "Give the frame a title (or aria-label/aria-labelledby) that says what it contains; for a purely decorative frame, use role=\"presentation\" without a title.",
+        enabledByDefault: true,
+        rationale: "A frame without a name is announced only as a frame, with no clue to its content."
     )
 
     public let selector = try! SelectorList("frame, iframe")

@@ -17,7 +17,9 @@ public struct FrameTitleUniqueRule: Rule {
         help: "Each frame needs a title of its own",
         howToFix: "Give every frame a title that says what this frame holds, different from the other frames' titles (e.g. \"Store map\" and \"Store opening hours\").",
         // Two frames may show the same content on purpose; axe-core leaves that to a person.
-        reviewOnFail: true
+        reviewOnFail: true,
+        enabledByDefault: false,
+        rationale: "Frames sharing one name cannot be told apart; opt-in because it is a best practice in axe-core."
     )
 
     public let selector = Self.titledFrames

@@ -14,7 +14,9 @@ public struct HTMLHasLangRule: Rule {
         ],
         description: "Checks that the <html> element declares the page's language with a lang attribute",
         help: "The <html> element needs a lang attribute",
-        howToFix: "Add the page's main language to the root element, e.g. <html lang=\"en\">."
+        howToFix: "Add the page's main language to the root element, e.g. <html lang=\"en\">.",
+        enabledByDefault: true,
+        rationale: "Without a language, screen readers pronounce the page with the user's default voice, often wrongly."
     )
 
     /// Only the document's root element, never an `<html>` nested elsewhere.

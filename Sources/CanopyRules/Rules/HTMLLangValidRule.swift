@@ -15,7 +15,9 @@ public struct HTMLLangValidRule: Rule {
         ],
         description: "Checks that the lang and xml:lang attributes of <html> name a valid language",
         help: "The <html> element's lang attribute must be a valid language",
-        howToFix: "Use a BCP 47 language tag whose first part is a real ISO 639 language code, e.g. lang=\"en\", \"en-GB\" or \"pt-BR\"."
+        howToFix: "Use a BCP 47 language tag whose first part is a real ISO 639 language code, e.g. lang=\"en\", \"en-GB\" or \"pt-BR\".",
+        enabledByDefault: true,
+        rationale: "An invalid language code is the same as none: the speech engine cannot pick the right voice."
     )
 
     /// The root `<html>` with a non-empty `lang` or `xml:lang` (an empty one is html-has-lang's business).

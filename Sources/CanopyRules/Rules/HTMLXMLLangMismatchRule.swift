@@ -15,7 +15,9 @@ public struct HTMLXMLLangMismatchRule: Rule {
         ],
         description: "Checks that the lang and xml:lang attributes of <html> name the same base language",
         help: "The <html> element's lang and xml:lang must name the same language",
-        howToFix: "Make lang and xml:lang agree on the language (e.g. lang=\"fr\" xml:lang=\"fr-CA\"), or drop xml:lang, which HTML pages do not need."
+        howToFix: "Make lang and xml:lang agree on the language (e.g. lang=\"fr\" xml:lang=\"fr-CA\"), or drop xml:lang, which HTML pages do not need.",
+        enabledByDefault: false,
+        rationale: "lang and xml:lang naming different languages leave the voice to chance; opt-in because XHTML pages are rare."
     )
 
     public let selector = try! SelectorList(#"html[lang][xml\:lang]:not(html *)"#)

@@ -12,7 +12,9 @@ public struct HeadingOrderRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that each heading is at most one level deeper than the heading before it",
         help: "Heading levels should increase by one at a time",
-        howToFix: "Choose heading levels by the outline of the content, not by their looks: after an h2 comes an h2 or an h3, not an h4. Style headings with CSS."
+        howToFix: "Choose heading levels by the outline of the content, not by their looks: after an h2 comes an h2 or an h3, not an h4. Style headings with CSS.",
+        enabledByDefault: true,
+        rationale: "Skipped heading levels make the outline of the page misleading when navigating by headings."
     )
 
     public let selector = try! SelectorList("h1, h2, h3, h4, h5, h6, [role=heading]")

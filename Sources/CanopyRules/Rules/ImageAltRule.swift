@@ -14,7 +14,9 @@ public struct ImageAltRule: Rule {
         ],
         description: "Checks that every <img> has a text alternative or is marked as decorative",
         help: "Images need a text alternative",
-        howToFix: "Describe the image in an alt attribute (or aria-label/aria-labelledby); if it is purely decorative, use alt=\"\"."
+        howToFix: "Describe the image in an alt attribute (or aria-label/aria-labelledby); if it is purely decorative, use alt=\"\".",
+        enabledByDefault: true,
+        rationale: "An image without a text alternative is silent or announced by its file name."
     )
 
     public let selector = try! SelectorList("img")

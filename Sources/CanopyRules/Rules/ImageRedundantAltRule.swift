@@ -11,7 +11,9 @@ public struct ImageRedundantAltRule: Rule {
         tags: ["cat.text-alternatives", "best-practice"],
         description: "Checks that an image's alternative text does not repeat the text of the control or block around it",
         help: "Image alt text should not repeat the text beside it",
-        howToFix: "Give the image alt=\"\" when the surrounding text already says the same, or write alt text that adds what the image shows."
+        howToFix: "Give the image alt=\"\" when the surrounding text already says the same, or write alt text that adds what the image shows.",
+        enabledByDefault: true,
+        rationale: "Alternative text repeating the text beside it is read twice."
     )
 
     public let selector = try! SelectorList("img")

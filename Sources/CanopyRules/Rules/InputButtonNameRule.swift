@@ -14,7 +14,9 @@ public struct InputButtonNameRule: Rule {
         ],
         description: "Checks that input buttons have an accessible name",
         help: "Input buttons need an accessible name",
-        howToFix: "Give the input a non-empty value (or an aria-label, aria-labelledby, title or <label>); an empty value removes a submit or reset button's default text."
+        howToFix: "Give the input a non-empty value (or an aria-label, aria-labelledby, title or <label>); an empty value removes a submit or reset button's default text.",
+        enabledByDefault: true,
+        rationale: "An input button without a value or name is announced as \"button\" alone."
     )
 
     public let selector = try! SelectorList(#"input[type="button"], input[type="submit"], input[type="reset"]"#)

@@ -14,7 +14,9 @@ public struct InputImageAltRule: Rule {
         ],
         description: "Checks that every <input type=\"image\"> has a text alternative",
         help: "Image buttons need a text alternative",
-        howToFix: "Give the image button an alt attribute that names its action (or an aria-label, aria-labelledby, title or <label>)."
+        howToFix: "Give the image button an alt attribute that names its action (or an aria-label, aria-labelledby, title or <label>).",
+        enabledByDefault: true,
+        rationale: "An image button without alternative text gives no clue what it does."
     )
 
     public let selector = try! SelectorList(#"input[type="image"]"#)

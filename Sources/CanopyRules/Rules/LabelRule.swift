@@ -14,7 +14,9 @@ public struct LabelRule: Rule {
         ],
         description: "Checks that every form field has an accessible name",
         help: "Form fields need a label",
-        howToFix: "Associate a visible <label> with the field (wrap it, or use for=\"id\"), or give it an aria-label, aria-labelledby, title or placeholder."
+        howToFix: "Associate a visible <label> with the field (wrap it, or use for=\"id\"), or give it an aria-label, aria-labelledby, title or placeholder.",
+        enabledByDefault: true,
+        rationale: "A form field without a name leaves users guessing what to enter."
     )
 
     public let selector = try! SelectorList("input, textarea")

@@ -13,7 +13,9 @@ public struct LabelTitleOnlyRule: Rule {
         tags: ["cat.forms", "best-practice"],
         description: "Checks that form fields are not labelled only by their title or aria-describedby",
         help: "Form fields should have a visible label",
-        howToFix: "Add a <label> for the field (or aria-labelledby pointing at visible text); keep title and aria-describedby for extra hints."
+        howToFix: "Add a <label> for the field (or aria-labelledby pointing at visible text); keep title and aria-describedby for extra hints.",
+        enabledByDefault: false,
+        rationale: "A title or description is not a label: it is not always read and never visible; opt-in as in axe-core."
     )
 
     public let selector = try! SelectorList("input, select, textarea")

@@ -13,7 +13,9 @@ public struct LandmarkBannerIsTopLevelRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the banner landmark is not inside another landmark",
         help: "The banner landmark should not be inside another landmark",
-        howToFix: "Move the site header (<header> or role=\"banner\") out of the landmark that contains it, to the top level of the page body."
+        howToFix: "Move the site header (<header> or role=\"banner\") out of the landmark that contains it, to the top level of the page body.",
+        enabledByDefault: false,
+        rationale: "A banner inside another landmark is not the page's banner any more; opt-in as in axe-core."
     )
 
     public let selector = try! SelectorList(#"header:not([role]), [role=banner]"#)

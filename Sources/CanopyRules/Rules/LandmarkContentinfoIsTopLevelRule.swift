@@ -12,7 +12,9 @@ public struct LandmarkContentinfoIsTopLevelRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the contentinfo landmark is not inside another landmark",
         help: "The contentinfo landmark should not be inside another landmark",
-        howToFix: "Move the site footer (<footer> or role=\"contentinfo\") out of the landmark that contains it, to the top level of the page body."
+        howToFix: "Move the site footer (<footer> or role=\"contentinfo\") out of the landmark that contains it, to the top level of the page body.",
+        enabledByDefault: false,
+        rationale: "A contentinfo inside another landmark is not the page's footer any more; opt-in as in axe-core."
     )
 
     public let selector = try! SelectorList(#"footer:not([role]), [role=contentinfo]"#)

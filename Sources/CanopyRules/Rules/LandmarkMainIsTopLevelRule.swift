@@ -12,7 +12,9 @@ public struct LandmarkMainIsTopLevelRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the main landmark is not inside another landmark",
         help: "The main landmark should not be inside another landmark",
-        howToFix: "Move the <main> element (or role=\"main\") out of the landmark that contains it, so it is a direct part of the page body."
+        howToFix: "Move the <main> element (or role=\"main\") out of the landmark that contains it, so it is a direct part of the page body.",
+        enabledByDefault: true,
+        rationale: "A main landmark inside another landmark is harder to reach and to recognise as the page's main content."
     )
 
     public let selector = try! SelectorList(#"main:not([role]), [role="main"]"#)

@@ -15,7 +15,9 @@ public struct LandmarkNoDuplicateBannerRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the page has at most one banner landmark",
         help: "Pages should not have more than one banner landmark",
-        howToFix: "Keep one page-wide <header> (or role=\"banner\"); put other <header> elements inside the article or section they belong to, or drop role=\"banner\" from them."
+        howToFix: "Keep one page-wide <header> (or role=\"banner\"); put other <header> elements inside the article or section they belong to, or drop role=\"banner\" from them.",
+        enabledByDefault: true,
+        rationale: "Several banners make \"jump to banner\" ambiguous."
     )
 
     public let selector = try! SelectorList(#"header:not([role]), [role="banner"]"#)

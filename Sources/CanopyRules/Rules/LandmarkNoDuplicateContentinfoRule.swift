@@ -15,7 +15,9 @@ public struct LandmarkNoDuplicateContentinfoRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the page has at most one contentinfo landmark",
         help: "Pages should not have more than one contentinfo landmark",
-        howToFix: "Keep one page-wide <footer> (or role=\"contentinfo\"); put other <footer> elements inside the article or section they belong to, or drop role=\"contentinfo\" from them."
+        howToFix: "Keep one page-wide <footer> (or role=\"contentinfo\"); put other <footer> elements inside the article or section they belong to, or drop role=\"contentinfo\" from them.",
+        enabledByDefault: true,
+        rationale: "Several contentinfo landmarks make \"jump to footer\" ambiguous."
     )
 
     public let selector = try! SelectorList(#"footer:not([role]), [role="contentinfo"]"#)

@@ -14,7 +14,9 @@ public struct LandmarkNoDuplicateMainRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the page has at most one main landmark",
         help: "Pages should not have more than one main landmark",
-        howToFix: "Keep a single <main> (or role=\"main\") for the primary content; turn the others into sections or other landmarks."
+        howToFix: "Keep a single <main> (or role=\"main\") for the primary content; turn the others into sections or other landmarks.",
+        enabledByDefault: true,
+        rationale: "Several main landmarks make \"jump to main\" ambiguous."
     )
 
     public let selector = try! SelectorList(#"main:not([role]), [role="main"]"#)

@@ -12,7 +12,9 @@ public struct LandmarkOneMainRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the page has a main landmark",
         help: "Pages should have a main landmark",
-        howToFix: "Wrap the page's primary content in a <main> element (or an element with role=\"main\")."
+        howToFix: "Wrap the page's primary content in a <main> element (or an element with role=\"main\").",
+        enabledByDefault: true,
+        rationale: "A main landmark lets screen-reader users jump straight to the content."
     )
 
     /// The root element: the rule judges the page as a whole.

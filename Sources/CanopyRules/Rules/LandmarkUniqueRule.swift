@@ -15,7 +15,9 @@ public struct LandmarkUniqueRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that landmarks with the same role have different accessible names",
         help: "Landmarks should be told apart by their role or by their accessible name",
-        howToFix: "Give landmarks that share a role distinct names with aria-label or aria-labelledby (e.g. \"Main menu\" and \"Footer links\"), or merge them."
+        howToFix: "Give landmarks that share a role distinct names with aria-label or aria-labelledby (e.g. \"Main menu\" and \"Footer links\"), or merge them.",
+        enabledByDefault: true,
+        rationale: "Landmarks of one role need different names so users can tell them apart in the landmark list."
     )
 
     public let selector = try! SelectorList(

@@ -14,7 +14,9 @@ public struct LinkNameRule: Rule {
         ],
         description: "Checks that every link has an accessible name",
         help: "Links need an accessible name",
-        howToFix: "Put text inside the link (an image inside needs alt text), or give it an aria-label, aria-labelledby or title."
+        howToFix: "Put text inside the link (an image inside needs alt text), or give it an aria-label, aria-labelledby or title.",
+        enabledByDefault: true,
+        rationale: "A link without a name is announced as \"link\" alone, or by its URL."
     )
 
     public let selector = try! SelectorList("a[href]")

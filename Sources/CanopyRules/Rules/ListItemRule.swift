@@ -11,7 +11,9 @@ public struct ListItemRule: Rule {
         tags: ["cat.structure", "wcag2a", "wcag131", "EN-301-549", "EN-9.1.3.1", "RGAAv4", "RGAA-9.3.1"],
         description: "Checks that every <li> is a child of <ul>, <ol>, <menu> or an element with role=list",
         help: "List items must be inside a list",
-        howToFix: "Put the <li> directly inside a <ul>, <ol> or <menu>, and do not give that list a role other than list."
+        howToFix: "Put the <li> directly inside a <ul>, <ol> or <menu>, and do not give that list a role other than list.",
+        enabledByDefault: true,
+        rationale: "A list item outside a list loses its list semantics and count."
     )
 
     public let selector = try! SelectorList("li")

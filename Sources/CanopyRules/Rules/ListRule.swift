@@ -12,7 +12,9 @@ public struct ListRule: Rule {
         tags: ["cat.structure", "wcag2a", "wcag131", "EN-301-549", "EN-9.1.3.1", "RGAAv4", "RGAA-9.3.1"],
         description: "Checks that <ul> and <ol> contain only <li> elements (or elements with role=listitem) as direct children",
         help: "Lists may contain only list items",
-        howToFix: "Wrap each child of the list in an <li>, move other content out of the list, and do not give <li> children a role other than listitem."
+        howToFix: "Wrap each child of the list in an <li>, move other content out of the list, and do not give <li> children a role other than listitem.",
+        enabledByDefault: true,
+        rationale: "Other content directly inside a list breaks the item count screen readers announce."
     )
 
     public let selector = try! SelectorList("ul, ol")

@@ -14,7 +14,9 @@ public struct MarqueeRule: Rule {
         ],
         description: "Checks that the page shows no <marquee> element",
         help: "Scrolling text made with <marquee> must not be used",
-        howToFix: "Replace the <marquee> with static content; if the content must move, give people a control to pause or stop it."
+        howToFix: "Replace the <marquee> with static content; if the content must move, give people a control to pause or stop it.",
+        enabledByDefault: false,
+        rationale: "Moving text is hard to read and to stop; opt-in because <marquee> has vanished from modern pages."
     )
 
     public let selector = try! SelectorList("marquee")

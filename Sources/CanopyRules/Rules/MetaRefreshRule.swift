@@ -13,7 +13,9 @@ public struct MetaRefreshRule: Rule {
         ],
         description: "Checks that <meta http-equiv=\"refresh\"> does not refresh or redirect the page after a delay",
         help: "Pages must not refresh or redirect on a timer of less than 20 hours",
-        howToFix: "Remove the timed refresh; redirect on the server (HTTP 301/302), or let people reload or continue when they choose. An immediate redirect (a delay of 0) is fine."
+        howToFix: "Remove the timed refresh; redirect on the server (HTTP 301/302), or let people reload or continue when they choose. An immediate redirect (a delay of 0) is fine.",
+        enabledByDefault: true,
+        rationale: "A timed refresh or redirect moves users on before they have read the page."
     )
 
     public let selector = try! SelectorList(#"meta[http-equiv="refresh"][content]"#)

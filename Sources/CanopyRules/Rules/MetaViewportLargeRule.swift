@@ -11,7 +11,9 @@ public struct MetaViewportLargeRule: Rule {
         tags: ["cat.sensory-and-visual-cues", "best-practice"],
         description: "Checks that <meta name=\"viewport\"> lets people zoom to at least 500%",
         help: "The viewport should let people zoom to 500%",
-        howToFix: "Remove maximum-scale from the viewport's content, or set it to 5 or more."
+        howToFix: "Remove maximum-scale from the viewport's content, or set it to 5 or more.",
+        enabledByDefault: false,
+        rationale: "Limiting zoom below 5x still blocks users who need large text; opt-in because it is a best practice beyond WCAG's 2x."
     )
 
     public let selector = try! SelectorList(#"meta[name="viewport"]"#)

@@ -13,7 +13,9 @@ public struct MetaViewportRule: Rule {
         ],
         description: "Checks that <meta name=\"viewport\"> does not disable zooming or limit it below 200%",
         help: "The viewport must let people zoom to at least 200%",
-        howToFix: "Remove user-scalable=no (or set it to yes) and any maximum-scale below 2 from the viewport's content."
+        howToFix: "Remove user-scalable=no (or set it to yes) and any maximum-scale below 2 from the viewport's content.",
+        enabledByDefault: true,
+        rationale: "Disabling zoom keeps low-vision users from enlarging text on mobile devices."
     )
 
     public let selector = try! SelectorList(#"meta[name="viewport"]"#)

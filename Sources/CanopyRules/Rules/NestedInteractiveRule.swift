@@ -14,7 +14,9 @@ public struct NestedInteractiveRule: Rule {
         ],
         description: "Checks that controls whose children are presentational do not contain focusable controls",
         help: "Interactive controls must not be nested",
-        howToFix: "Move the inner control out of the outer one (place them side by side), or make the inner element plain content that cannot take focus."
+        howToFix: "Move the inner control out of the outer one (place them side by side), or make the inner element plain content that cannot take focus.",
+        enabledByDefault: true,
+        rationale: "A control inside a control whose children are presentational cannot be reached or is announced twice."
     )
 
     /// Every element that can have such a role: an explicit `role`, or an HTML element whose

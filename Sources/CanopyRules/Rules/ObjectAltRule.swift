@@ -16,7 +16,9 @@ public struct ObjectAltRule: Rule {
         ],
         description: "Checks that <object> elements have a text alternative",
         help: "<object> elements need a text alternative",
-        howToFix: "Give the <object> an aria-label, aria-labelledby or title that says what it shows, or role=\"none\" if it is decorative."
+        howToFix: "Give the <object> an aria-label, aria-labelledby or title that says what it shows, or role=\"none\" if it is decorative.",
+        enabledByDefault: false,
+        rationale: "An <object> without a text alternative is silent to screen readers; opt-in as in axe-core."
     )
 
     public let selector = try! SelectorList("object[data]")

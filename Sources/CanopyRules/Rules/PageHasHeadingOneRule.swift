@@ -11,7 +11,9 @@ public struct PageHasHeadingOneRule: Rule {
         tags: ["cat.semantics", "best-practice"],
         description: "Checks that the page, or one of its frames, has a level-one heading",
         help: "Pages should have a level-one heading",
-        howToFix: "Add an <h1> (or role=\"heading\" with aria-level=\"1\") at the start of the main content that says what the page is about."
+        howToFix: "Add an <h1> (or role=\"heading\" with aria-level=\"1\") at the start of the main content that says what the page is about.",
+        enabledByDefault: true,
+        rationale: "A level-one heading tells users where the main content starts and what it is about."
     )
 
     /// The root element: the rule judges the page as a whole.

@@ -12,7 +12,9 @@ public struct PresentationRoleConflictRule: Rule {
         tags: ["cat.aria", "best-practice", "ACT"],
         description: "Checks that elements marked presentational have no tabindex or global ARIA attribute that would make browsers expose them anyway",
         help: "Presentational elements should stay hidden from assistive technology",
-        howToFix: "Remove the tabindex and global ARIA attributes (aria-label, aria-live, ...) from the presentational element, or remove its presentational role."
+        howToFix: "Remove the tabindex and global ARIA attributes (aria-label, aria-live, ...) from the presentational element, or remove its presentational role.",
+        enabledByDefault: false,
+        rationale: "role=none on a focusable element or one with global ARIA is ignored, which surprises its author; opt-in as in axe-core."
     )
 
     public let selector = try! SelectorList(#"img[alt=''], [role="none"], [role="presentation"]"#)

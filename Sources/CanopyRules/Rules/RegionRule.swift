@@ -16,7 +16,9 @@ public struct RegionRule: Rule {
         tags: ["cat.keyboard", "best-practice", "RGAAv4", "RGAA-9.2.1"],
         description: "Checks that all content of the page is inside a landmark",
         help: "Page content should be inside landmarks",
-        howToFix: "Put the content in the landmark it belongs to: <header>, <nav>, <main>, <aside> or <footer> (or a role such as role=\"region\" with a name)."
+        howToFix: "Put the content in the landmark it belongs to: <header>, <nav>, <main>, <aside> or <footer> (or a role such as role=\"region\" with a name).",
+        enabledByDefault: true,
+        rationale: "Content outside every landmark is skipped by users who navigate by landmarks."
     )
 
     /// axe's `body *`, read as every element inside a body (see `applies`): matching a descendant

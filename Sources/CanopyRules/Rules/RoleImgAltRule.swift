@@ -14,7 +14,9 @@ public struct RoleImgAltRule: Rule {
         ],
         description: "Checks that HTML elements with role=\"img\" have a text alternative",
         help: "Elements with role=\"img\" need a text alternative",
-        howToFix: "Describe the image with aria-label, aria-labelledby or title; its content is not read as its name."
+        howToFix: "Describe the image with aria-label, aria-labelledby or title; its content is not read as its name.",
+        enabledByDefault: true,
+        rationale: "An element with role=img and no name is an image a screen reader cannot describe."
     )
 
     /// Native images and SVG have their own rules.

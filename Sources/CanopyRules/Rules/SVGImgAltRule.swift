@@ -14,7 +14,9 @@ public struct SVGImgAltRule: Rule {
         ],
         description: "Checks that SVG elements with an img, graphics-document or graphics-symbol role have a text alternative",
         help: "SVG images need a text alternative",
-        howToFix: "Add a non-empty <title> as the first-level child of the SVG element, or an aria-label, aria-labelledby or title attribute."
+        howToFix: "Add a non-empty <title> as the first-level child of the SVG element, or an aria-label, aria-labelledby or title attribute.",
+        enabledByDefault: true,
+        rationale: "An SVG image without a name is silent to screen readers."
     )
 
     public let selector = try! SelectorList(#"[role="img"], [role="graphics-symbol"], svg[role="graphics-document"]"#)

@@ -12,7 +12,9 @@ public struct ScopeAttrValidRule: Rule {
         tags: ["cat.tables", "best-practice"],
         description: "Checks that the scope attribute is on <th> only and has a valid value",
         help: "The scope attribute must be used correctly",
-        howToFix: "Use scope only on <th> cells, with row, col, rowgroup or colgroup; for a <td> that is really a header, make it a <th>."
+        howToFix: "Use scope only on <th> cells, with row, col, rowgroup or colgroup; for a <td> that is really a header, make it a <th>.",
+        enabledByDefault: false,
+        rationale: "A scope attribute on a data cell or with a bad value confuses table navigation; opt-in as in axe-core."
     )
 
     public let selector = try! SelectorList("td[scope], th[scope]")

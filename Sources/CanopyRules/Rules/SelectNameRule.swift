@@ -14,7 +14,9 @@ public struct SelectNameRule: Rule {
         ],
         description: "Checks that every <select> has an accessible name",
         help: "Select elements need a label",
-        howToFix: "Associate a visible <label> with the list (wrap it, or use for=\"id\"), or give it an aria-label, aria-labelledby or title; its options do not name it."
+        howToFix: "Associate a visible <label> with the list (wrap it, or use for=\"id\"), or give it an aria-label, aria-labelledby or title; its options do not name it.",
+        enabledByDefault: true,
+        rationale: "A select without a name leaves users guessing what they choose."
     )
 
     public let selector = try! SelectorList("select")

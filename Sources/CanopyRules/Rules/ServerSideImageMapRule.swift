@@ -16,7 +16,9 @@ public struct ServerSideImageMapRule: Rule {
         ],
         description: "Reports server-side image maps (<img ismap>) for review",
         help: "Server-side image maps must not be used",
-        howToFix: "Replace the server-side map with a client-side one (<img usemap> with a <map> of <area> elements that have alt text), or with ordinary links."
+        howToFix: "Replace the server-side map with a client-side one (<img usemap> with a <map> of <area> elements that have alt text), or with ordinary links.",
+        enabledByDefault: false,
+        rationale: "A server-side image map cannot be used with a keyboard; opt-in because pages rarely use them."
     )
 
     public let selector = try! SelectorList("img[ismap]")

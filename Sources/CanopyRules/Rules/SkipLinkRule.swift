@@ -13,7 +13,9 @@ public struct SkipLinkRule: Rule {
         tags: ["cat.keyboard", "best-practice", "RGAAv4", "RGAA-12.7.1"],
         description: "Checks that each skip link leads to an element that exists and is not hidden",
         help: "A skip link must lead to an existing, reachable target",
-        howToFix: "Point the link's href at the id of the element it should skip to (e.g. href=\"#main\" and <main id=\"main\">), and keep that element visible."
+        howToFix: "Point the link's href at the id of the element it should skip to (e.g. href=\"#main\" and <main id=\"main\">), and keep that element visible.",
+        enabledByDefault: false,
+        rationale: "A skip link whose target is missing or hidden leaves keyboard users where they were; opt-in because targets often appear only with scripts."
     )
 
     public let selector = try! SelectorList(##"a[href^="#"], a[href^="/#"]"##)

@@ -14,7 +14,9 @@ public struct SummaryNameRule: Rule {
         ],
         description: "Checks that the interactive <summary> of each <details> has an accessible name",
         help: "Summary elements need an accessible name",
-        howToFix: "Put text in the <summary>, or give it an aria-label, aria-labelledby or title."
+        howToFix: "Put text in the <summary>, or give it an aria-label, aria-labelledby or title.",
+        enabledByDefault: true,
+        rationale: "An interactive <summary> without a name is a disclosure control announced without its purpose."
     )
 
     public let selector = try! SelectorList("summary")

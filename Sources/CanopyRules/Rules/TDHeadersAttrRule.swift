@@ -15,7 +15,9 @@ public struct TDHeadersAttrRule: Rule {
         ],
         description: "Checks that every cell's headers attribute names only header cells of the same table",
         help: "headers attributes must refer to header cells of the same table",
-        howToFix: "List in headers only the ids of <th> cells (or cells with role columnheader/rowheader) of the same table, never the cell's own id, and remove empty headers attributes."
+        howToFix: "List in headers only the ids of <th> cells (or cells with role columnheader/rowheader) of the same table, never the cell's own id, and remove empty headers attributes.",
+        enabledByDefault: true,
+        rationale: "A headers attribute pointing outside the table gives a cell the wrong header."
     )
 
     public let selector = try! SelectorList("table")

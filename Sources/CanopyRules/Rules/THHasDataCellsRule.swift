@@ -15,7 +15,9 @@ public struct THHasDataCellsRule: Rule {
         ],
         description: "Checks that every header cell of a data table heads at least one data cell",
         help: "Header cells in data tables should describe data cells",
-        howToFix: "Make header cells that head nothing ordinary <td> cells, or add the data cells they describe (or name them in the data cells' headers attribute)."
+        howToFix: "Make header cells that head nothing ordinary <td> cells, or add the data cells they describe (or name them in the data cells' headers attribute).",
+        enabledByDefault: false,
+        rationale: "A header that heads no data cell misleads table navigation; opt-in because layout often decides it."
     )
 
     public let selector = try! SelectorList("table")

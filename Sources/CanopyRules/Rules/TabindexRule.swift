@@ -12,7 +12,9 @@ public struct TabindexRule: Rule {
         tags: ["cat.keyboard", "best-practice"],
         description: "Checks that no tabindex attribute is greater than 0",
         help: "tabindex should not be greater than 0",
-        howToFix: "Use tabindex=\"0\" to make an element focusable in document order (or -1 for focus by script only), and order the markup the way keyboard users should move through it."
+        howToFix: "Use tabindex=\"0\" to make an element focusable in document order (or -1 for focus by script only), and order the markup the way keyboard users should move through it.",
+        enabledByDefault: true,
+        rationale: "A positive tabindex reorders the keyboard path away from the visual order."
     )
 
     public let selector = try! SelectorList("[tabindex]")

@@ -13,7 +13,9 @@ public struct TableDuplicateNameRule: Rule {
         tags: ["cat.tables", "best-practice", "RGAAv4", "RGAA-5.2.1"],
         description: "Checks that a table's summary attribute does not repeat its <caption>",
         help: "A table's summary should not repeat its caption",
-        howToFix: "Keep the caption as the table's title and make the summary explain how the table is organised, or drop the summary."
+        howToFix: "Keep the caption as the table's title and make the summary explain how the table is organised, or drop the summary.",
+        enabledByDefault: false,
+        rationale: "A summary repeating the caption is read twice; opt-in because summary is obsolete."
     )
 
     public let selector = try! SelectorList("table")

@@ -15,7 +15,9 @@ public struct ValidLangRule: Rule {
         ],
         description: "Checks that lang and xml:lang attributes inside the page name valid languages",
         help: "lang attributes must name a valid language",
-        howToFix: "Use a BCP 47 language tag whose first part is a real ISO 639 language code, e.g. lang=\"fr\" or \"es-419\", or remove the attribute."
+        howToFix: "Use a BCP 47 language tag whose first part is a real ISO 639 language code, e.g. lang=\"fr\" or \"es-419\", or remove the attribute.",
+        enabledByDefault: true,
+        rationale: "An invalid language code on a passage makes the speech engine read it in the wrong voice."
     )
 
     public let selector = try! SelectorList(#"[lang]:not(html), [xml\:lang]:not(html)"#)

@@ -15,7 +15,9 @@ public struct VideoCaptionRule: Rule {
         ],
         description: "Checks that each <video> has a captions track",
         help: "Videos must have captions",
-        howToFix: "Add a <track kind=\"captions\" src=\"…\" srclang=\"…\"> with captions for the speech and meaningful sounds, or burn captions into the video."
+        howToFix: "Add a <track kind=\"captions\" src=\"…\" srclang=\"…\"> with captions for the speech and meaningful sounds, or burn captions into the video.",
+        enabledByDefault: false,
+        rationale: "A video without captions shuts out deaf and hard-of-hearing users; opt-in because static HTML cannot see captions burned into the picture."
     )
 
     public let selector = try! SelectorList("video")
