@@ -15,70 +15,19 @@ struct TableGrid {
     /// Per column: every row has a `th` there.
     private var columnIsAllHeaders: [Bool] = []
 
-    /// Slots laid out at most per table. Spans multiply (colspan up to 1000 × rowspan up to
-    /// 65534, and like axe-core's grid a rowspan may reach past the last row), so a few bytes of
-    /// hostile markup asked for gigabytes (Tests/FuzzCorpus/parse/table-span-oom.html: 1 GB,
-    /// 50 s). Every step counts: slots written, occupied slots skipped and holes padded (the
-    /// fuzzer's timeouts, table-span-*.html). Real tables stay far below this; past it the grid
-    /// is left partial.
-    static let maximumSlots = 1 << 20
-
     init(table: Element) {
-        let rows = Self.rows(of: table)
-        // Slots hold what the scopes need of their cell: 1 for a `th`, 0 for another cell, -1
-        // for a hole. Elements there cost reference counting on each of up to a million slots.
-        var slots: [[Int8]] = []
-        var budget = Self.maximumSlots
-        layout: for (rowIndex, row) in rows.enumerated() {
-            if slots.count <= rowIndex { slots.append([]) }
-            var column = 0
-            for cell in row.children where cell.isHTML && (cell.localName == "td" || cell.localName == "th") {
-                let columnSpan = min(max(cell.attribute("colspan").flatMap(JavaScriptNumbers.parseInt) ?? 1, 1), 1000)
-                let rowSpanValue = cell.attribute("rowspan").flatMap(JavaScriptNumbers.parseInt) ?? 1
-                // rowspan=0 spans the rest of the table, as browsers do.
-                let rowSpan = rowSpanValue == 0 ? rows.count : min(max(rowSpanValue, 1), 65534)
-                let kind: Int8 = cell.localName == "th" ? 1 : 0
-                for _ in 0..<columnSpan {
-                    for offset in 0..<rowSpan {
-                        budget -= 1
-                        if budget < 0 { break layout }
-                        let target = rowIndex + offset
-                        while slots.count <= target { slots.append([]) }
-                        while column < slots[target].count, slots[target][column] >= 0 { column += 1; budget -= 1 }
-                        while slots[target].count <= column { slots[target].append(-1); budget -= 1 }
-                        slots[target][column] = kind
-                        if origins[cell.position] == nil { origins[cell.position] = (target, column) }
-                    }
-                    column += 1
-                }
-            }
-        }
+        let layout = TableLayout(table: table, spans: .browser)
+        let isHeader = layout.cells.map { $0.localName == "th" }
+        for (index, cell) in layout.cells.enumerated() { origins[cell.position] = layout.origins[index] }
         // Which rows and columns are all headers, once: asked per cell, it cost rows × columns
         // per header, minutes for hostile spans (Tests/FuzzCorpus/parse/table-span-skip-timeout.html).
-        rowIsAllHeaders = slots.map { !$0.contains(0) }
+        rowIsAllHeaders = layout.slots.map { row in !row.contains { $0 >= 0 && !isHeader[Int($0)] } }
         var headersInColumn: [Int] = []
-        for row in slots {
+        for row in layout.slots {
             while headersInColumn.count < row.count { headersInColumn.append(0) }
-            for (column, slot) in row.enumerated() where slot == 1 { headersInColumn[column] += 1 }
+            for (column, slot) in row.enumerated() where slot >= 0 && isHeader[Int(slot)] { headersInColumn[column] += 1 }
         }
-        columnIsAllHeaders = headersInColumn.map { $0 == slots.count }
-    }
-
-    /// The table's rows in table-model order: header-group rows, body rows, then footer rows.
-    private static func rows(of table: Element) -> [Element] {
-        var head: [Element] = []
-        var body: [Element] = []
-        var foot: [Element] = []
-        for child in table.children where child.isHTML {
-            switch child.localName {
-            case "tr": body.append(child)
-            case "thead": head += child.children.filter { $0.isHTML && $0.localName == "tr" }
-            case "tbody": body += child.children.filter { $0.isHTML && $0.localName == "tr" }
-            case "tfoot": foot += child.children.filter { $0.isHTML && $0.localName == "tr" }
-            default: break
-            }
-        }
-        return head + body + foot
+        columnIsAllHeaders = headersInColumn.map { $0 == layout.slots.count }
     }
 
     /// A header's scope from its attributes alone; `.auto` for a `th` the markup says nothing about.

@@ -1,5 +1,6 @@
 // Writes `RuleCatalog.declaredRules`: one instance of every rule type declared in the given
-// files, which must each declare exactly one (`struct Name: Rule`). Run by RuleCatalogPlugin.
+// files, which must each declare exactly one (`struct Name: Rule`, or a protocol refining Rule
+// whose name ends in `Rule`, such as `WidgetNameRule`). Run by RuleCatalogPlugin.
 //
 //   rule-catalog-generator OUTPUT.swift RULE-FILE.swift...
 import Foundation
@@ -9,14 +10,14 @@ guard let output = arguments.first else {
     FileHandle.standardError.write(Data("usage: rule-catalog-generator OUTPUT.swift RULE-FILE.swift...\n".utf8))
     exit(2)
 }
-let declaration = try Regex(#"(?m)^(?:public\s+)?(?:final\s+)?struct\s+(\w+)\s*:\s*Rule\b"#)
+let declaration = try Regex(#"(?m)^(?:public\s+)?(?:final\s+)?struct\s+(\w+)\s*:\s*\w*Rule\b"#)
 var typeNames: [String] = []
 var problems: [String] = []
 for path in arguments.dropFirst() {
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let names = text.matches(of: declaration).compactMap { $0.output[1].substring.map(String.init) }
     if names.count != 1 {
-        problems.append("\(path): a file under Rules/ declares exactly one rule (`struct Name: Rule`); found \(names.count)")
+        problems.append("\(path): error: a file under Rules/ declares exactly one rule (`struct Name: Rule`); found \(names.count)")
     }
     typeNames += names
 }

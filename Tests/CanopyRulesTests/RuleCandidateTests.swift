@@ -11,7 +11,7 @@ struct RuleCandidateTests {
         let examples = RuleCatalog.all.flatMap { rule in
             rule.examples.passing + rule.examples.violating + rule.examples.incomplete + rule.examples.inapplicable
         }
-        return examples.map(RuleExampleTests.page) + [
+        return examples.map { RuleExampleTests.page($0.markup) } + [
             #"<!DOCTYPE html><html aria-hidden="false" lang="en"><body aria-busy="true"><p>x</p></body></html>"#,
             #"<!DOCTYPE html><html><body><svg ARIA-LABEL="Logo" role="img"><circle aria-hidden="true"/></svg></body></html>"#,
             #"<!DOCTYPE html><html><body><div a=1 b=2 c=3 aria-x=4 d=5></div><span data-aria-label="no"></span><i aria-></i></body></html>"#,

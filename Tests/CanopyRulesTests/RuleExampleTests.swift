@@ -7,6 +7,8 @@ struct RuleExampleTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let ruleID: String
         let markup: String
+        /// Selectors of the elements that get `expected`; the rule's other elements must pass.
+        let targets: [String]
         let expected: Expectation
         var testDescription: String { "\(ruleID) \(expected): \(markup.prefix(80))" }
     }
@@ -16,10 +18,11 @@ struct RuleExampleTests {
     static func cases() -> [Case] {
         RuleCatalog.all.flatMap { rule -> [Case] in
             let id = rule.metadata.id, examples = rule.examples
-            return examples.passing.map { Case(ruleID: id, markup: $0, expected: .pass) }
-                + examples.violating.map { Case(ruleID: id, markup: $0, expected: .violation) }
-                + examples.incomplete.map { Case(ruleID: id, markup: $0, expected: .incomplete) }
-                + examples.inapplicable.map { Case(ruleID: id, markup: $0, expected: .inapplicable) }
+            func cases(_ list: [RuleExample], _ expected: Expectation) -> [Case] {
+                list.map { Case(ruleID: id, markup: $0.markup, targets: $0.targets, expected: expected) }
+            }
+            return cases(examples.passing, .pass) + cases(examples.violating, .violation) + cases(examples.incomplete, .incomplete)
+                + cases(examples.inapplicable, .inapplicable)
         }
     }
 
@@ -42,6 +45,17 @@ struct RuleExampleTests {
         }
     }
 
+    @Test func everyFailingExampleNamesItsFailingElements() {
+        for rule in RuleCatalog.all {
+            for example in rule.examples.violating + rule.examples.incomplete {
+                #expect(!example.targets.isEmpty, "\(rule.metadata.id): say which element fails in \(example.markup)")
+            }
+            for example in rule.examples.passing + rule.examples.inapplicable {
+                #expect(example.targets.isEmpty, "\(rule.metadata.id): a passing or inapplicable example has no failing element")
+            }
+        }
+    }
+
     @Test(arguments: cases())
     func example(_ testCase: Case) throws {
         let rule = try #require(RuleCatalog.rule(withID: testCase.ruleID))
@@ -53,11 +67,22 @@ struct RuleExampleTests {
             return
         }
         try #require(!nodes.isEmpty, "the rule applied to nothing")
+        // The named elements get the example's outcome; every other element the rule applies to passes.
+        var named: Set<Element> = []
+        for target in testCase.targets {
+            let matched = document.querySelectorAll(try SelectorList(target))
+            #expect(!matched.isEmpty, "\(target) matches nothing in the example")
+            named.formUnion(matched)
+        }
         for node in nodes {
-            switch (testCase.expected, node.outcome) {
+            let expected = named.isEmpty || named.contains(node.element) ? testCase.expected : .pass
+            switch (expected, node.outcome) {
             case (.pass, .pass), (.violation, .violation), (.incomplete, .incomplete): break
-            default: Issue.record("\(node.target): expected \(testCase.expected), got \(node.outcome)")
+            default: Issue.record("\(node.target): expected \(expected), got \(node.outcome)")
             }
+        }
+        for element in named where !nodes.contains(where: { $0.element == element }) {
+            Issue.record("\(element): named as failing, but the rule does not apply to it")
         }
     }
 }

@@ -115,7 +115,7 @@ struct StructurePageTests {
         "section-x mobile tel-extension",
     ])
     func validAutocompleteValues(value: String) {
-        #expect(StructureAutocomplete.verdict(for: value) == .valid)
+        #expect(AutocompleteGrammar.verdict(for: value) == .valid)
     }
 
     @Test(arguments: [
@@ -123,11 +123,11 @@ struct StructurePageTests {
         "on off",
     ])
     func invalidAutocompleteValues(value: String) {
-        #expect(StructureAutocomplete.verdict(for: value) == .invalid)
+        #expect(AutocompleteGrammar.verdict(for: value) == .invalid)
     }
 
     @Test func harmlessNonStandardValuesNeedReview() {
-        #expect(StructureAutocomplete.verdict(for: "billing text") == .ignoredButSafe)
-        #expect(StructureAutocomplete.verdict(for: "Gender") == .ignoredButSafe)
+        #expect(AutocompleteGrammar.verdict(for: "billing text") == .ignoredButSafe)
+        #expect(AutocompleteGrammar.verdict(for: "Gender") == .ignoredButSafe)
     }
 }

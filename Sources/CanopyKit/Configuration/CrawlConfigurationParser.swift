@@ -62,7 +62,7 @@ struct CrawlConfigurationParser {
         if let node = section("exclude") { configuration.exclude = try selectors(node, "exclude") }
         if let node = section("exclude-by-url") { configuration.excludeByURL = try excludeByURL(node) }
         if let node = section("exclude-by-rule") {
-            if ruleSet == nil { ruleSet = try standardRuleSet(section("rules")) }
+            if ruleSet == nil { ruleSet = RuleSet.standard() }
             configuration.excludeByRule = try excludeByRule(node, ruleSet: ruleSet!)
         }
         if let node = section("owners") { configuration.owners = try owners(node) }
@@ -210,7 +210,7 @@ struct CrawlConfigurationParser {
             }
         }
         let set: RuleSet
-        if let ruleSet { set = ruleSet } else { set = try standardRuleSet(node) }
+        set = ruleSet ?? RuleSet.standard()
         if let onlyNode {
             rules.only = try stringList(onlyNode, "rules.only", what: "rule ids") { (id, item, path) throws(Diagnostic) in
                 try ruleID(id, item, path, in: set)
@@ -466,13 +466,6 @@ struct CrawlConfigurationParser {
         throw error(node, path, message)
     }
 
-    func standardRuleSet(_ node: YAMLNode?) throws(Diagnostic) -> RuleSet {
-        do {
-            return RuleSet.standard()
-        } catch {
-            throw self.error(node, "rules", "cannot load the default rule set: \(error)")
-        }
-    }
 
     func resolvedPath(_ path: String) -> String {
         guard let baseDirectory, !path.hasPrefix("/") else { return path }

@@ -37,16 +37,35 @@ extension Rule {
     public func candidates(on page: PageContext) -> [Element]? { nil }
 }
 
-/// Examples of a rule's behaviour. Each snippet is a page (or a fragment placed in `<body>`);
-/// every element of it that the rule applies to must get the expected outcome.
-public struct RuleExamples: Sendable {
-    public let passing: [String]
-    public let violating: [String]
-    public let incomplete: [String]
-    /// Markup where the rule applies to nothing.
-    public let inapplicable: [String]
+/// One example of a rule's behaviour: a page, or a fragment placed in `<body>`, and for a
+/// failing or needs-review example the elements that get that outcome, by CSS selector, so a
+/// rule's tests check which node fails and not only that the page does.
+public struct RuleExample: Sendable, ExpressibleByStringLiteral {
+    public let markup: String
+    /// The elements the example's outcome is expected on; every other element the rule applies
+    /// to must pass. Empty for passing and inapplicable examples.
+    public let targets: [String]
 
-    public init(passing: [String], violating: [String], incomplete: [String] = [], inapplicable: [String] = []) {
+    public init(_ markup: String, at targets: String...) {
+        self.markup = markup
+        self.targets = targets
+    }
+
+    public init(stringLiteral markup: String) {
+        self.init(markup)
+    }
+}
+
+/// Examples of a rule's behaviour; every one is run by the test suite.
+public struct RuleExamples: Sendable {
+    /// Markup where every element the rule applies to passes.
+    public let passing: [RuleExample]
+    public let violating: [RuleExample]
+    public let incomplete: [RuleExample]
+    /// Markup where the rule applies to nothing.
+    public let inapplicable: [RuleExample]
+
+    public init(passing: [RuleExample], violating: [RuleExample], incomplete: [RuleExample] = [], inapplicable: [RuleExample] = []) {
         self.passing = passing
         self.violating = violating
         self.incomplete = incomplete

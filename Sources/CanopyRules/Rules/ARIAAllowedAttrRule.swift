@@ -74,13 +74,13 @@ public struct ARIAAllowedAttrRule: Rule {
             #"<button aria-required="false">Send</button>"#,
         ],
         violating: [
-            #"<div role="alert" aria-selected="true">Saved</div>"#,
-            #"<a href="/" aria-checked="true">Home</a>"#,
-            #"<div role="combobox" aria-multiline="false"></div>"#,
-            #"<br aria-busy="true">"#,
+            RuleExample(#"<div role="alert" aria-selected="true">Saved</div>"#, at: "div"),
+            RuleExample(#"<a href="/" aria-checked="true">Home</a>"#, at: #"[href="/"]"#),
+            RuleExample(#"<div role="combobox" aria-multiline="false"></div>"#, at: "div"),
+            RuleExample(#"<br aria-busy="true">"#, at: "br"),
         ],
         incomplete: [
-            #"<my-widget aria-expanded="true">Menu</my-widget>"#,
+            RuleExample(#"<my-widget aria-expanded="true">Menu</my-widget>"#, at: "my-widget"),
         ],
         inapplicable: [
             "<div>No ARIA attributes</div>",

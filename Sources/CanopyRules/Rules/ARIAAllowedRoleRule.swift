@@ -30,14 +30,14 @@ public struct ARIAAllowedRoleRule: Rule {
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let model = page.accessibility
-        guard let allowance = OptInAAllowedRoles.allowance(for: element, hasName: { !model.accessibleName(of: $0).isEmpty })
+        guard let allowance = AllowedRoles.allowance(for: element, hasName: { !model.accessibleName(of: $0).isEmpty })
         else { return .pass }
         let implicitRole = model.implicitRole(of: element)
         // Every valid token is checked: a fallback role is used by some browsers.
         let tokens = (element.attribute("role") ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         let unallowed = tokens.filter { token in
             guard let role = ARIARoles.role(named: token), !role.isAbstract, token != implicitRole else { return false }
-            if let nativeRole = OptInAAllowedRoles.dpubRolesNeedingNativeFallback[token], nativeRole != implicitRole {
+            if let nativeRole = AllowedRoles.dpubRolesNeedingNativeFallback[token], nativeRole != implicitRole {
                 return true
             }
             return !allowance.allows(token)
@@ -58,13 +58,13 @@ public struct ARIAAllowedRoleRule: Rule {
             #"<input type="text" role="combobox" aria-expanded="false" aria-controls="x">"#,
         ],
         violating: [
-            #"<h2 role="button">Details</h2>"#,
-            #"<a href="/home" role="text">Home</a>"#,
-            #"<div role="doc-noteref">1</div>"#,
-            #"<img src="x.png" role="button">"#,
+            RuleExample(#"<h2 role="button">Details</h2>"#, at: "h2"),
+            RuleExample(#"<a href="/home" role="text">Home</a>"#, at: #"[href="/home"]"#),
+            RuleExample(#"<div role="doc-noteref">1</div>"#, at: "div"),
+            RuleExample(#"<img src="x.png" role="button">"#, at: #"[src="x.png"]"#),
         ],
         incomplete: [
-            #"<div hidden><button role="presentation">Close</button></div>"#,
+            RuleExample(#"<div hidden><button role="presentation">Close</button></div>"#, at: "button"),
         ],
         inapplicable: [
             #"<div role="madeup">Text</div>"#,

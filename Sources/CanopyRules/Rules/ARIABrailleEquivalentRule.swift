@@ -44,8 +44,8 @@ public struct ARIABrailleEquivalentRule: Rule {
         ],
         violating: [],
         incomplete: [
-            #"<button aria-braillelabel="snd"></button>"#,
-            #"<section aria-brailleroledescription="sld" aria-label="Intro"></section>"#,
+            RuleExample(#"<button aria-braillelabel="snd"></button>"#, at: "button"),
+            RuleExample(#"<section aria-brailleroledescription="sld" aria-label="Intro"></section>"#, at: #"[aria-label="Intro"]"#),
         ],
         inapplicable: [
             #"<button aria-label="Send"></button>"#,

@@ -40,9 +40,9 @@ public struct ARIACommandNameRule: Rule {
             #"<div role="menu"><div role="menuitem" title="Open"></div></div>"#,
         ],
         violating: [
-            #"<div role="link"></div>"#,
-            #"<div role="button" aria-labelledby="missing"></div>"#,
-            #"<div role="menu"><div role="menuitem"><span hidden>Open</span></div></div>"#,
+            RuleExample(#"<div role="link"></div>"#, at: "div"),
+            RuleExample(#"<div role="button" aria-labelledby="missing"></div>"#, at: "div"),
+            RuleExample(#"<div role="menu"><div role="menuitem"><span hidden>Open</span></div></div>"#, at: #"[role="menuitem"]"#),
         ],
         inapplicable: [
             #"<button role="button">Save</button>"#,

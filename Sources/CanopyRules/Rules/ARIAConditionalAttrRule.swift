@@ -82,12 +82,12 @@ public struct ARIAConditionalAttrRule: Rule {
             #"<table role="treegrid"><tr role="row" aria-level="1" aria-expanded="true"><td role="gridcell">A</td></tr></table>"#,
         ],
         violating: [
-            #"<input type="checkbox" aria-checked="true">"#,
-            #"<input type="checkbox" aria-checked="mixed">"#,
-            #"<input type="radio" aria-checked="true">"#,
-            #"<table><tr aria-posinset="1"><td>A</td></tr></table>"#,
-            #"<div role="grid"><div role="row" aria-level="1"><div role="gridcell">A</div></div></div>"#,
-            #"<div role="table"><div role="row" aria-expanded="false"><div role="cell">A</div></div></div>"#,
+            RuleExample(#"<input type="checkbox" aria-checked="true">"#, at: "input"),
+            RuleExample(#"<input type="checkbox" aria-checked="mixed">"#, at: "input"),
+            RuleExample(#"<input type="radio" aria-checked="true">"#, at: "input"),
+            RuleExample(#"<table><tr aria-posinset="1"><td>A</td></tr></table>"#, at: "tr"),
+            RuleExample(#"<div role="grid"><div role="row" aria-level="1"><div role="gridcell">A</div></div></div>"#, at: #"[role="row"]"#),
+            RuleExample(#"<div role="table"><div role="row" aria-expanded="false"><div role="cell">A</div></div></div>"#, at: #"[role="row"]"#),
         ],
         inapplicable: [
             #"<input type="checkbox" checked>"#,

@@ -38,9 +38,9 @@ public struct ARIADeprecatedRoleRule: Rule {
             #"<div role="button directory">Only the first valid token counts</div>"#,
         ],
         violating: [
-            #"<div role="directory">Links</div>"#,
-            #"<div role="doc-endnote">Note</div>"#,
-            #"<div role="foo doc-biblioentry">Entry</div>"#,
+            RuleExample(#"<div role="directory">Links</div>"#, at: "div"),
+            RuleExample(#"<div role="doc-endnote">Note</div>"#, at: "div"),
+            RuleExample(#"<div role="foo doc-biblioentry">Entry</div>"#, at: "div"),
         ],
         inapplicable: [
             #"<div role="">Empty</div>"#,

@@ -3,7 +3,7 @@ import CanopyHTML
 
 /// When a dialog opens, screen readers announce its name; an unnamed dialog leaves users guessing
 /// what it is about.
-public struct ARIADialogNameRule: Rule {
+public struct ARIADialogNameRule: WidgetNameRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -18,16 +18,9 @@ public struct ARIADialogNameRule: Rule {
     )
 
     public let selector = try! SelectorList(#"[role="dialog"], [role="alertdialog"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        NamingChecks(page).hasNoNativeNamingMethod(element)
-    }
-
-    /// Only aria-label, aria-labelledby and title count: a dialog is not named by its content.
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        if NamingChecks(page).hasARIALabelOrTitle(element) { return .pass }
-        return .violation("The dialog has no aria-label, no aria-labelledby that gives text, and no title.")
-    }
+    public let widgetName = "dialog"
+    /// A dialog is not named by its content.
+    public let isNamedByContent = false
 
     public let examples = RuleExamples(
         passing: [
@@ -36,8 +29,8 @@ public struct ARIADialogNameRule: Rule {
             #"<div role="dialog" title="Settings"></div>"#,
         ],
         violating: [
-            #"<div role="dialog"><h2>Delete file?</h2></div>"#,
-            #"<div role="alertdialog" aria-labelledby="missing"></div>"#,
+            RuleExample(#"<div role="dialog"><h2>Delete file?</h2></div>"#, at: "div"),
+            RuleExample(#"<div role="alertdialog" aria-labelledby="missing"></div>"#, at: "div"),
         ],
         inapplicable: [
             #"<dialog open><p>Saved</p></dialog>"#,

@@ -37,7 +37,7 @@ public struct ARIAHiddenBodyRule: Rule {
             #"<html><body aria-hidden="TRUE "><p>Not the exact value</p></body></html>"#,
         ],
         violating: [
-            #"<html><body aria-hidden="true"><p>Content</p></body></html>"#,
+            RuleExample(#"<html><body aria-hidden="true"><p>Content</p></body></html>"#, at: "body"),
         ]
     )
 }

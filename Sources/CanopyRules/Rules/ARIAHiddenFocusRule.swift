@@ -63,13 +63,13 @@ public struct ARIAHiddenFocusRule: Rule {
             #"<div aria-hidden="true"><div inert><button>Inert</button></div></div>"#,
         ],
         violating: [
-            #"<div aria-hidden="true"><a href="/">Link</a></div>"#,
-            #"<p tabindex="0" aria-hidden="true">Focusable itself</p>"#,
-            #"<div aria-hidden="true"><input aria-disabled="true"></div>"#,
-            #"<div aria-hidden="true"><div aria-hidden="false"><button>Still hidden</button></div></div>"#,
+            RuleExample(#"<div aria-hidden="true"><a href="/">Link</a></div>"#, at: "div"),
+            RuleExample(#"<p tabindex="0" aria-hidden="true">Focusable itself</p>"#, at: "p"),
+            RuleExample(#"<div aria-hidden="true"><input aria-disabled="true"></div>"#, at: "div"),
+            RuleExample(#"<div aria-hidden="true"><div aria-hidden="false"><button>Still hidden</button></div></div>"#, at: "body > div"),
         ],
         incomplete: [
-            #"<div aria-hidden="true"><a href="/">Behind the dialog</a></div><div role="dialog" aria-label="Sign in"><button>OK</button></div>"#,
+            RuleExample(#"<div aria-hidden="true"><a href="/">Behind the dialog</a></div><div role="dialog" aria-label="Sign in"><button>OK</button></div>"#, at: "body > div:nth-child(1)"),
         ],
         inapplicable: [
             "<div><button>Visible</button></div>",

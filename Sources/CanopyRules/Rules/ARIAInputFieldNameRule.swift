@@ -49,13 +49,13 @@ public struct ARIAInputFieldNameRule: Rule {
             #"<div role="spinbutton" title="Quantity" aria-valuenow="1"></div>"#,
         ],
         violating: [
-            #"<div role="textbox" contenteditable="true"></div>"#,
-            #"<div role="combobox">England</div>"#,
-            #"<label>Comment <div role="textbox"></div></label>"#,
-            #"<div role="listbox" aria-labelledby="missing"><div role="option">Red</div></div>"#,
+            RuleExample(#"<div role="textbox" contenteditable="true"></div>"#, at: "div"),
+            RuleExample(#"<div role="combobox">England</div>"#, at: "div"),
+            RuleExample(#"<label>Comment <div role="textbox"></div></label>"#, at: "div"),
+            RuleExample(#"<div role="listbox" aria-labelledby="missing"><div role="option">Red</div></div>"#, at: #"[role="listbox"]"#),
         ],
         incomplete: [
-            #"<label>First name <div role="textbox" aria-label="Name"></div></label>"#,
+            RuleExample(#"<label>First name <div role="textbox" aria-label="Name"></div></label>"#, at: #"[aria-label="Name"]"#),
         ],
         inapplicable: [
             #"<input type="text">"#,

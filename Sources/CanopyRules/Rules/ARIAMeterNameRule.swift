@@ -2,7 +2,7 @@ import CanopyAccessibility
 import CanopyHTML
 
 /// A meter built with ARIA must say what it measures; its content is not read as its name.
-public struct ARIAMeterNameRule: Rule {
+public struct ARIAMeterNameRule: WidgetNameRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -17,15 +17,8 @@ public struct ARIAMeterNameRule: Rule {
     )
 
     public let selector = try! SelectorList(#"[role="meter"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        NamingChecks(page).hasNoNativeNamingMethod(element)
-    }
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        if NamingChecks(page).hasARIALabelOrTitle(element) { return .pass }
-        return .violation("The meter has no aria-label, no aria-labelledby that gives text, and no title.")
-    }
+    public let widgetName = "meter"
+    public let isNamedByContent = false
 
     public let examples = RuleExamples(
         passing: [
@@ -34,8 +27,8 @@ public struct ARIAMeterNameRule: Rule {
             #"<div role="meter" aria-valuenow="70" title="Battery"></div>"#,
         ],
         violating: [
-            #"<div role="meter" aria-valuenow="40">Disk usage</div>"#,
-            #"<div role="meter" aria-valuenow="40" aria-labelledby="nowhere"></div>"#,
+            RuleExample(#"<div role="meter" aria-valuenow="40">Disk usage</div>"#, at: "div"),
+            RuleExample(#"<div role="meter" aria-valuenow="40" aria-labelledby="nowhere"></div>"#, at: "div"),
         ],
         inapplicable: [
             #"<meter value="0.4">40%</meter>"#,

@@ -2,7 +2,7 @@ import CanopyAccessibility
 import CanopyHTML
 
 /// A progress bar built with ARIA must say what is progressing; its content is not read as its name.
-public struct ARIAProgressbarNameRule: Rule {
+public struct ARIAProgressbarNameRule: WidgetNameRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -17,15 +17,8 @@ public struct ARIAProgressbarNameRule: Rule {
     )
 
     public let selector = try! SelectorList(#"[role="progressbar"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        NamingChecks(page).hasNoNativeNamingMethod(element)
-    }
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        if NamingChecks(page).hasARIALabelOrTitle(element) { return .pass }
-        return .violation("The progress bar has no aria-label, no aria-labelledby that gives text, and no title.")
-    }
+    public let widgetName = "progress bar"
+    public let isNamedByContent = false
 
     public let examples = RuleExamples(
         passing: [
@@ -34,8 +27,8 @@ public struct ARIAProgressbarNameRule: Rule {
             #"<div role="progressbar" title="Saving"></div>"#,
         ],
         violating: [
-            #"<div role="progressbar">Uploading photos</div>"#,
-            #"<div role="progressbar" aria-labelledby="empty"></div><span id="empty"></span>"#,
+            RuleExample(#"<div role="progressbar">Uploading photos</div>"#, at: "div"),
+            RuleExample(#"<div role="progressbar" aria-labelledby="empty"></div><span id="empty"></span>"#, at: "div"),
         ],
         inapplicable: [
             #"<progress value="20" max="100"></progress>"#,

@@ -56,12 +56,12 @@ public struct ARIAProhibitedAttrRule: Rule {
             #"<nav aria-label="Main"></nav>"#,
         ],
         violating: [
-            #"<div aria-label="Empty box"></div>"#,
-            #"<span aria-labelledby="x"></span>"#,
-            #"<div role="paragraph" aria-label="Note"></div>"#,
+            RuleExample(#"<div aria-label="Empty box"></div>"#, at: #"[aria-label="Empty box"]"#),
+            RuleExample(#"<span aria-labelledby="x"></span>"#, at: "span"),
+            RuleExample(#"<div role="paragraph" aria-label="Note"></div>"#, at: #"[aria-label="Note"]"#),
         ],
         incomplete: [
-            #"<div aria-label="Greeting">Hello</div>"#,
+            RuleExample(#"<div aria-label="Greeting">Hello</div>"#, at: #"[aria-label="Greeting"]"#),
         ],
         inapplicable: [
             "<div>No ARIA attributes</div>",

@@ -48,10 +48,10 @@ public struct ARIARequiredAttrRule: Rule {
             #"<div role="region">No requirements</div>"#,
         ],
         violating: [
-            #"<div role="checkbox" tabindex="0">Agree</div>"#,
-            #"<div role="heading">Title</div>"#,
-            #"<div role="slider" aria-valuenow=" " tabindex="0"></div>"#,
-            #"<div role="separator" tabindex="0"></div>"#,
+            RuleExample(#"<div role="checkbox" tabindex="0">Agree</div>"#, at: "div"),
+            RuleExample(#"<div role="heading">Title</div>"#, at: "div"),
+            RuleExample(#"<div role="slider" aria-valuenow=" " tabindex="0"></div>"#, at: "div"),
+            RuleExample(#"<div role="separator" tabindex="0"></div>"#, at: "div"),
         ],
         inapplicable: [
             #"<div aria-checked="true">No role</div>"#,

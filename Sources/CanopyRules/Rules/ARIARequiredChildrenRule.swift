@@ -86,14 +86,14 @@ public struct ARIARequiredChildrenRule: Rule {
             #"<div role="list" aria-busy="true"></div>"#,
         ],
         violating: [
-            #"<div role="list"><div role="menuitem">Wrong item</div></div>"#,
-            #"<div role="list"><div role="tabpanel"><div role="listitem">Nested too deep</div></div></div>"#,
-            #"<div role="list"><div tabindex="0"><div role="listitem">Focusable wrapper</div></div></div>"#,
-            #"<div role="row"><span>No cells</span></div>"#,
+            RuleExample(#"<div role="list"><div role="menuitem">Wrong item</div></div>"#, at: #"[role="list"]"#),
+            RuleExample(#"<div role="list"><div role="tabpanel"><div role="listitem">Nested too deep</div></div></div>"#, at: #"[role="list"]"#),
+            RuleExample(#"<div role="list"><div tabindex="0"><div role="listitem">Focusable wrapper</div></div></div>"#, at: #"[role="list"]"#),
+            RuleExample(#"<div role="row"><span>No cells</span></div>"#, at: "div"),
         ],
         incomplete: [
-            #"<div role="list"></div>"#,
-            #"<div role="menu"><span role="menuitem" hidden></span></div>"#,
+            RuleExample(#"<div role="list"></div>"#, at: "div"),
+            RuleExample(#"<div role="menu"><span role="menuitem" hidden></span></div>"#, at: "div"),
         ],
         inapplicable: [
             #"<div role="listitem">Needs no children</div>"#,

@@ -114,9 +114,9 @@ public struct ARIARequiredParentRule: Rule {
             #"<div role="tree"><div role="treeitem">A<div role="group"><div role="treeitem">A1</div></div></div></div>"#,
         ],
         violating: [
-            #"<div role="listitem">Alone</div>"#,
-            #"<div role="menu"><div role="listitem">Wrong container</div></div>"#,
-            #"<div role="group"><div role="treeitem">No tree</div></div>"#,
+            RuleExample(#"<div role="listitem">Alone</div>"#, at: "div"),
+            RuleExample(#"<div role="menu"><div role="listitem">Wrong container</div></div>"#, at: #"[role="listitem"]"#),
+            RuleExample(#"<div role="group"><div role="treeitem">No tree</div></div>"#, at: #"[role="treeitem"]"#),
         ],
         inapplicable: [
             #"<div role="list">No context needed</div>"#,

@@ -44,9 +44,9 @@ public struct ARIARolesRule: Rule {
             #"<div role="foo navigation">Unknown token followed by a role</div>"#,
         ],
         violating: [
-            #"<div role="lol">Unknown</div>"#,
-            #"<div role="widget">Abstract</div>"#,
-            #"<div role="button landmark">Abstract token in a list</div>"#,
+            RuleExample(#"<div role="lol">Unknown</div>"#, at: "div"),
+            RuleExample(#"<div role="widget">Abstract</div>"#, at: "div"),
+            RuleExample(#"<div role="button landmark">Abstract token in a list</div>"#, at: "div"),
         ],
         inapplicable: [
             #"<div role="">Empty</div>"#,

@@ -2,7 +2,7 @@ import CanopyAccessibility
 import CanopyHTML
 
 /// A tab must say which panel it shows.
-public struct ARIATabNameRule: Rule {
+public struct ARIATabNameRule: WidgetNameRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -20,16 +20,8 @@ public struct ARIATabNameRule: Rule {
     )
 
     public let selector = try! SelectorList(#"[role="tab"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        NamingChecks(page).hasNoNativeNamingMethod(element)
-    }
-
-    /// Content, aria-label, aria-labelledby or title: together, the accessible name.
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        if NamingChecks(page).hasName(element) { return .pass }
-        return .violation("The tab has no text, aria-label, aria-labelledby that gives text, or title.")
-    }
+    public let widgetName = "tab"
+    public let isNamedByContent = true
 
     public let examples = RuleExamples(
         passing: [
@@ -38,8 +30,8 @@ public struct ARIATabNameRule: Rule {
             #"<div role="tablist"><div role="tab" title="Overview"></div></div>"#,
         ],
         violating: [
-            #"<div role="tablist"><span role="tab" tabindex="0"><i class="icon"></i></span></div>"#,
-            #"<div role="tablist"><div role="tab" aria-labelledby="missing"></div></div>"#,
+            RuleExample(#"<div role="tablist"><span role="tab" tabindex="0"><i class="icon"></i></span></div>"#, at: "span"),
+            RuleExample(#"<div role="tablist"><div role="tab" aria-labelledby="missing"></div></div>"#, at: #"[role="tab"]"#),
         ],
         inapplicable: [
             #"<div role="tablist"><button role="tab"></button></div>"#,

@@ -41,9 +41,9 @@ public struct ARIATextRule: Rule {
             #"<p role="text">Call <span tabindex="-1">us</span> today</p>"#,
         ],
         violating: [
-            #"<div role="text">Read the <a href="/terms">terms</a> first</div>"#,
-            #"<p role="text"><button tabindex="-1">Close</button></p>"#,
-            #"<div role="text"><a href="/terms" role="none">terms</a></div>"#,
+            RuleExample(#"<div role="text">Read the <a href="/terms">terms</a> first</div>"#, at: "div"),
+            RuleExample(#"<p role="text"><button tabindex="-1">Close</button></p>"#, at: "p"),
+            RuleExample(#"<div role="text"><a href="/terms" role="none">terms</a></div>"#, at: "div"),
         ],
         inapplicable: [
             #"<div role="textbox" contenteditable="true"></div>"#,

@@ -49,12 +49,12 @@ public struct ARIAToggleFieldNameRule: Rule {
             #"<div role="listbox" aria-label="Greeting"><div role="option">Hello</div></div>"#,
         ],
         violating: [
-            #"<div role="checkbox" aria-checked="false" tabindex="0"></div>"#,
-            #"<div role="radiogroup"><div role="radio" aria-checked="false" aria-labelledby="missing"></div></div>"#,
-            #"<label>Newsletter <div role="checkbox" aria-checked="false"></div></label>"#,
+            RuleExample(#"<div role="checkbox" aria-checked="false" tabindex="0"></div>"#, at: "div"),
+            RuleExample(#"<div role="radiogroup"><div role="radio" aria-checked="false" aria-labelledby="missing"></div></div>"#, at: #"[role="radio"]"#),
+            RuleExample(#"<label>Newsletter <div role="checkbox" aria-checked="false"></div></label>"#, at: "div"),
         ],
         incomplete: [
-            #"<label for="c">Newsletter</label><div role="checkbox" id="c" aria-checked="false" aria-label="Subscribe"></div>"#,
+            RuleExample(#"<label for="c">Newsletter</label><div role="checkbox" id="c" aria-checked="false" aria-label="Subscribe"></div>"#, at: "#c"),
         ],
         inapplicable: [
             #"<input type="checkbox">"#,

@@ -2,7 +2,7 @@ import CanopyAccessibility
 import CanopyHTML
 
 /// A tooltip must have text, or screen readers announce an empty popup.
-public struct ARIATooltipNameRule: Rule {
+public struct ARIATooltipNameRule: WidgetNameRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -17,16 +17,8 @@ public struct ARIATooltipNameRule: Rule {
     )
 
     public let selector = try! SelectorList(#"[role="tooltip"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        NamingChecks(page).hasNoNativeNamingMethod(element)
-    }
-
-    /// Content, aria-label, aria-labelledby or title: together, the accessible name.
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        if NamingChecks(page).hasName(element) { return .pass }
-        return .violation("The tooltip has no text, aria-label, aria-labelledby that gives text, or title.")
-    }
+    public let widgetName = "tooltip"
+    public let isNamedByContent = true
 
     public let examples = RuleExamples(
         passing: [
@@ -35,8 +27,8 @@ public struct ARIATooltipNameRule: Rule {
             #"<div role="tooltip" title="Copies the link"></div>"#,
         ],
         violating: [
-            #"<div role="tooltip"></div>"#,
-            #"<div role="tooltip" aria-labelledby="missing"></div>"#,
+            RuleExample(#"<div role="tooltip"></div>"#, at: "div"),
+            RuleExample(#"<div role="tooltip" aria-labelledby="missing"></div>"#, at: "div"),
         ],
         inapplicable: [
             #"<button role="tooltip" title="Label"></button>"#,

@@ -35,8 +35,8 @@ public struct ARIATreeitemNameRule: Rule {
             #"<ul role="tree"><li role="treeitem" aria-label="Documents"><img src="folder.png" alt=""></li></ul>"#,
         ],
         violating: [
-            #"<ul role="tree"><li role="treeitem"></li></ul>"#,
-            #"<ul role="tree"><li role="treeitem"><span style="display:none">Documents</span></li></ul>"#,
+            RuleExample(#"<ul role="tree"><li role="treeitem"></li></ul>"#, at: "li"),
+            RuleExample(#"<ul role="tree"><li role="treeitem"><span style="display:none">Documents</span></li></ul>"#, at: "li"),
         ],
         inapplicable: [
             #"<div role="tree"><a href="/docs" role="treeitem">Documents</a></div>"#,

@@ -40,8 +40,8 @@ public struct ARIAValidAttrRule: Rule {
             #"<span aria-hidden="false">Visible</span>"#,
         ],
         violating: [
-            #"<div role="checkbox" aria-chekced="true">Agree</div>"#,
-            #"<button aria-labeledby="x">Save</button>"#,
+            RuleExample(#"<div role="checkbox" aria-chekced="true">Agree</div>"#, at: "div"),
+            RuleExample(#"<button aria-labeledby="x">Save</button>"#, at: "button"),
         ],
         inapplicable: [
             #"<div role="button">No aria attributes</div>"#,

@@ -60,9 +60,9 @@ public struct AccesskeysRule: Rule {
             #"<a href="/" accesskey="h">Home</a><a href="/help" accesskey="h" style="display: none">Help</a>"#,
         ],
         violating: [
-            #"<a href="/" accesskey="h">Home</a><a href="/help" accesskey="H">Help</a>"#,
+            RuleExample(#"<a href="/" accesskey="h">Home</a><a href="/help" accesskey="H">Help</a>"#, at: #"[href="/"]"#),
             // Hidden from screen readers only: the key still clashes.
-            #"<button accesskey="s">Save</button><div aria-hidden="true"><a href="/search" accesskey="s">Search</a></div>"#,
+            RuleExample(#"<button accesskey="s">Save</button><div aria-hidden="true"><a href="/search" accesskey="s">Search</a></div>"#, at: "button"),
         ],
         inapplicable: [
             #"<a href="/">Home</a>"#,

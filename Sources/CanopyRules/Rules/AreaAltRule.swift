@@ -38,9 +38,9 @@ public struct AreaAltRule: Rule {
             #"<map name="m"><area href="/a" title="Africa"></map>"#,
         ],
         violating: [
-            #"<map name="m"><area href="/a"></map>"#,
-            #"<map name="m"><area href="/a" alt=""></map>"#,
-            #"<map name="m"><area href="/a" aria-labelledby="missing"></map>"#,
+            RuleExample(#"<map name="m"><area href="/a"></map>"#, at: #"[href="/a"]"#),
+            RuleExample(#"<map name="m"><area href="/a" alt=""></map>"#, at: #"[href="/a"]"#),
+            RuleExample(#"<map name="m"><area href="/a" aria-labelledby="missing"></map>"#, at: #"[href="/a"]"#),
         ],
         inapplicable: [
             #"<map name="m"><area alt=""></map>"#,

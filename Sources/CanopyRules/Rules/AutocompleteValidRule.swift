@@ -47,7 +47,7 @@ public struct AutocompleteValidRule: Rule {
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let value = element.attribute("autocomplete") ?? ""
-        switch StructureAutocomplete.verdict(for: value) {
+        switch AutocompleteGrammar.verdict(for: value) {
         case .valid:
             return .pass
         case .ignoredButSafe:
@@ -67,15 +67,15 @@ public struct AutocompleteValidRule: Rule {
             #"<input autocomplete="email webauthn">"#,
         ],
         violating: [
-            #"<input autocomplete="mail">"#,
-            #"<input autocomplete="work photo">"#,
-            #"<input autocomplete="work shipping email">"#,
-            #"<input autocomplete="given-name,family-name">"#,
-            #"<input autocomplete="webauthn">"#,
+            RuleExample(#"<input autocomplete="mail">"#, at: "input"),
+            RuleExample(#"<input autocomplete="work photo">"#, at: "input"),
+            RuleExample(#"<input autocomplete="work shipping email">"#, at: "input"),
+            RuleExample(#"<input autocomplete="given-name,family-name">"#, at: "input"),
+            RuleExample(#"<input autocomplete="webauthn">"#, at: "input"),
         ],
         incomplete: [
-            #"<input autocomplete="gender">"#,
-            #"<input autocomplete="text">"#,
+            RuleExample(#"<input autocomplete="gender">"#, at: "input"),
+            RuleExample(#"<input autocomplete="text">"#, at: "input"),
         ],
         inapplicable: [
             #"<input autocomplete="">"#,

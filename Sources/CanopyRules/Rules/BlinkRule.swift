@@ -26,7 +26,7 @@ public struct BlinkRule: Rule {
     public var excludesHidden: Bool { false }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        OptInBFlashingElement.outcome(for: element, on: page, named: "<blink>")
+        MovingContent.outcome(for: element, on: page, named: "<blink>")
     }
 
     public let examples = RuleExamples(
@@ -37,30 +37,15 @@ public struct BlinkRule: Rule {
             #"<blink style="position: absolute; clip: rect(0 0 0 0)">Sale!</blink>"#,
         ],
         violating: [
-            #"<p><blink>Sale!</blink></p>"#,
+            RuleExample(#"<p><blink>Sale!</blink></p>"#, at: "blink"),
             // Hidden from screen readers only: it still flashes on screen.
-            #"<p aria-hidden="true"><blink>Sale!</blink></p>"#,
+            RuleExample(#"<p aria-hidden="true"><blink>Sale!</blink></p>"#, at: "blink"),
         ],
         incomplete: [
-            #"<div style="position: relative; top: -20px"><blink>Sale!</blink></div>"#
+            RuleExample(#"<div style="position: relative; top: -20px"><blink>Sale!</blink></div>"#, at: "blink")
         ],
         inapplicable: [
             #"<p><strong>Sale!</strong></p>"#
         ]
     )
-}
-
-/// What blink and marquee share: the element fails wherever it is seen, so the only question is
-/// whether it is drawn on screen (axe-core's `is-on-screen`).
-enum OptInBFlashingElement {
-    static func outcome(for element: Element, on page: PageContext, named name: String) -> CheckOutcome {
-        switch OptInBScreenPlacement.of(element, on: page) {
-        case .unrendered, .invisible, .offScreen:
-            return .pass
-        case .displaced(let how):
-            return .incomplete("The \(name) element may be off screen: \(how); check whether it shows.")
-        case .inFlow:
-            return .violation("The \(name) element is shown on the page, and its content moves or flashes without a way to stop it.")
-        }
-    }
 }

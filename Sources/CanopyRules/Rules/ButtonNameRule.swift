@@ -52,11 +52,11 @@ public struct ButtonNameRule: Rule {
             #"<button role="presentation" disabled></button>"#,
         ],
         violating: [
-            #"<button></button>"#,
-            #"<button value="Save"></button>"#,
-            #"<button aria-labelledby="missing"></button>"#,
-            #"<button><img src="x.png" alt=""></button>"#,
-            #"<button role="none"></button>"#,
+            RuleExample(#"<button></button>"#, at: "button"),
+            RuleExample(#"<button value="Save"></button>"#, at: "button"),
+            RuleExample(#"<button aria-labelledby="missing"></button>"#, at: "button"),
+            RuleExample(#"<button><img src="x.png" alt=""></button>"#, at: "button"),
+            RuleExample(#"<button role="none"></button>"#, at: "button"),
         ],
         inapplicable: [
             #"<button role="gridcell" disabled></button>"#,

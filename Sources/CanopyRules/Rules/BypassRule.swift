@@ -63,10 +63,10 @@ public struct BypassRule: Rule {
         ],
         violating: [],
         incomplete: [
-            #"<nav><a href="/">Home</a> <a href="/about">About</a></nav><div><p>Menu</p></div>"#,
+            RuleExample(#"<nav><a href="/">Home</a> <a href="/about">About</a></nav><div><p>Menu</p></div>"#, at: "html"),
             // Headings and main content hidden from screen readers do not help them skip.
-            #"<a href="/">Home</a><h2 aria-hidden="true">Menu</h2><main hidden>Menu</main>"#,
-            ##"<a href="#/menu">Menu</a><a href="#!about">About</a><h1 role="presentation">Tea</h1>"##,
+            RuleExample(#"<a href="/">Home</a><h2 aria-hidden="true">Menu</h2><main hidden>Menu</main>"#, at: "html"),
+            RuleExample(##"<a href="#/menu">Menu</a><a href="#!about">About</a><h1 role="presentation">Tea</h1>"##, at: "html"),
         ],
         inapplicable: [
             #"<h1>Tea</h1><p>No links here.</p>"#,

@@ -51,12 +51,12 @@ public struct DefinitionListItemRule: Rule {
             #"<dl role="list"><dt>Tea</dt></dl>"#,
         ],
         violating: [
-            "<dd>A hot drink</dd>",
-            "<dt>Tea</dt>",
-            "<div><dt>Tea</dt></div>",
-            #"<dl><div role="main"><dt>Tea</dt><dd>Hot</dd></div></dl>"#,
-            #"<dl role="menubar"><dt>Tea</dt><dd>Hot</dd></dl>"#,
-            "<dl><div><div><dt>Tea</dt></div></div></dl>",
+            RuleExample("<dd>A hot drink</dd>", at: "dd"),
+            RuleExample("<dt>Tea</dt>", at: "dt"),
+            RuleExample("<div><dt>Tea</dt></div>", at: "dt"),
+            RuleExample(#"<dl><div role="main"><dt>Tea</dt><dd>Hot</dd></div></dl>"#, at: "dt", "dd"),
+            RuleExample(#"<dl role="menubar"><dt>Tea</dt><dd>Hot</dd></dl>"#, at: "dt", "dd"),
+            RuleExample("<dl><div><div><dt>Tea</dt></div></div></dl>", at: "dt"),
         ],
         inapplicable: [
             #"<dl><dt role="term">Tea</dt><dd role="definition">Hot</dd></dl>"#,

@@ -37,12 +37,12 @@ public struct DocumentTitleRule: Rule {
             #"<html><head></head><body><title>Late title</title></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html lang="en"><head></head><body><p>No title</p></body></html>"#,
-            #"<!DOCTYPE html><html><head><title>   </title></head><body></body></html>"#,
-            #"<!DOCTYPE html><html><head><title></title></head><body></body></html>"#,
-            #"<!DOCTYPE html><html><head><title>&nbsp;</title></head><body></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head></head><body><p>No title</p></body></html>"#, at: "html"),
+            RuleExample(#"<!DOCTYPE html><html><head><title>   </title></head><body></body></html>"#, at: "html"),
+            RuleExample(#"<!DOCTYPE html><html><head><title></title></head><body></body></html>"#, at: "html"),
+            RuleExample(#"<!DOCTYPE html><html><head><title>&nbsp;</title></head><body></body></html>"#, at: "html"),
             // An SVG <title> names the drawing, not the page.
-            #"<!DOCTYPE html><html><head></head><body><svg><title>Sales chart</title></svg></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html><head></head><body><svg><title>Sales chart</title></svg></body></html>"#, at: "html"),
         ]
     )
 }

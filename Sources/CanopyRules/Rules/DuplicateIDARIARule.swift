@@ -66,8 +66,8 @@ public struct DuplicateIDARIARule: Rule {
         ],
         violating: [],
         incomplete: [
-            #"<span id="hint">Eight characters</span><p id="hint">Other</p><input aria-describedby="hint">"#,
-            #"<label for="email">Email</label><input id="email"><input id="email">"#,
+            RuleExample(#"<span id="hint">Eight characters</span><p id="hint">Other</p><input aria-describedby="hint">"#, at: "span"),
+            RuleExample(#"<label for="email">Email</label><input id="email"><input id="email">"#, at: "body > input:nth-child(2)"),
         ],
         inapplicable: [
             #"<p id="intro">One</p><p id="intro">Two</p>"#,

@@ -20,7 +20,7 @@ public struct EmptyHeadingRule: Rule {
 
     /// Only elements that really are headings: `<h1 role="banner">` is a banner.
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        StructureHeadings(page).isHeading(element)
+        Headings(page).isHeading(element)
     }
 
     /// Text from the content (hidden parts skipped), aria-label, aria-labelledby or title.
@@ -44,11 +44,11 @@ public struct EmptyHeadingRule: Rule {
             #"<h2><img src="logo.png" alt="Tea Garden"></h2>"#,
         ],
         violating: [
-            "<h1></h1>",
-            "<h2>   </h2>",
-            #"<h3><span style="display: none">Hidden</span></h3>"#,
-            #"<h2><span aria-hidden="true">Decoration</span></h2>"#,
-            #"<div role="heading"></div>"#,
+            RuleExample("<h1></h1>", at: "h1"),
+            RuleExample("<h2>   </h2>", at: "h2"),
+            RuleExample(#"<h3><span style="display: none">Hidden</span></h3>"#, at: "h3"),
+            RuleExample(#"<h2><span aria-hidden="true">Decoration</span></h2>"#, at: "h2"),
+            RuleExample(#"<div role="heading"></div>"#, at: "div"),
         ],
         inapplicable: [
             #"<h1 role="banner"></h1>"#,

@@ -30,9 +30,9 @@ public struct EmptyTableHeaderRule: Rule {
             #"<table><tr><td role="rowheader">Monday</td><td>Closed</td></tr></table>"#,
         ],
         violating: [
-            "<table><tr><th></th><td>Tea</td></tr></table>",
-            #"<table><tr><th aria-label="Actions"></th></tr></table>"#,
-            #"<table><tr><td role="columnheader"><span style="display:none">Price</span></td></tr></table>"#,
+            RuleExample("<table><tr><th></th><td>Tea</td></tr></table>", at: "th"),
+            RuleExample(#"<table><tr><th aria-label="Actions"></th></tr></table>"#, at: #"[aria-label="Actions"]"#),
+            RuleExample(#"<table><tr><td role="columnheader"><span style="display:none">Price</span></td></tr></table>"#, at: "td"),
         ],
         inapplicable: [
             #"<table><tr><th role="cell">Note</th></tr></table>"#,

@@ -22,7 +22,7 @@ public struct FormFieldMultipleLabelsRule: Rule {
     public let selector = try! SelectorList("input, select, textarea")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        OptInAFormFields.takesLabel(element)
+        LabelledFormFields.takesLabel(element)
     }
 
     /// axe never fails a field for this: several labels need a person to hear how they are read.
@@ -74,8 +74,8 @@ public struct FormFieldMultipleLabelsRule: Rule {
         ],
         violating: [],
         incomplete: [
-            #"<label for="city">City</label><label for="city">Town</label><input id="city">"#,
-            #"<label for="age">Age</label><label>Age <input id="age"></label>"#,
+            RuleExample(#"<label for="city">City</label><label for="city">Town</label><input id="city">"#, at: "#city"),
+            RuleExample(#"<label for="age">Age</label><label>Age <input id="age"></label>"#, at: "#age"),
         ],
         inapplicable: [
             #"<input type="submit" value="Send">"#,

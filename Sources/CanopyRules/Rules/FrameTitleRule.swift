@@ -45,11 +45,11 @@ public struct FrameTitleRule: Rule {
             #"<iframe src="ad.html" role="presentation"></iframe>"#,
         ],
         violating: [
-            #"<iframe src="map.html"></iframe>"#,
-            #"<iframe src="map.html" title=" "></iframe>"#,
-            #"<iframe src="ad.html" role="none" title=""></iframe>"#,
-            #"<iframe src="ad.html" role="none" aria-live="polite"></iframe>"#,
-            #"<iframe src="ad.html" role="presentation" tabindex="0"></iframe>"#,
+            RuleExample(#"<iframe src="map.html"></iframe>"#, at: #"[src="map.html"]"#),
+            RuleExample(#"<iframe src="map.html" title=" "></iframe>"#, at: #"[title=" "]"#),
+            RuleExample(#"<iframe src="ad.html" role="none" title=""></iframe>"#, at: #"[src="ad.html"]"#),
+            RuleExample(#"<iframe src="ad.html" role="none" aria-live="polite"></iframe>"#, at: #"[src="ad.html"]"#),
+            RuleExample(#"<iframe src="ad.html" role="presentation" tabindex="0"></iframe>"#, at: #"[src="ad.html"]"#),
         ],
         inapplicable: [
             #"<iframe src="map.html" tabindex="-1"></iframe>"#,

@@ -62,7 +62,7 @@ public struct FrameTitleUniqueRule: Rule {
         ],
         violating: [],
         incomplete: [
-            #"<iframe src="map.html" title="Store map"></iframe><iframe src="map2.html" title="store  MAP "></iframe>"#
+            RuleExample(#"<iframe src="map.html" title="Store map"></iframe><iframe src="map2.html" title="store  MAP "></iframe>"#, at: #"[src="map.html"]"#, #"[src="map2.html"]"#)
         ],
         inapplicable: [
             #"<iframe src="map.html"></iframe><iframe src="map.html" title="  "></iframe>"#

@@ -39,12 +39,12 @@ public struct HTMLHasLangRule: Rule {
             #"<!DOCTYPE html><html lang="fr-CA" xml:lang="fr-CA"><body></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html><head><title>x</title></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang=""><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="  "><body></body></html>"#,
-            #"<!DOCTYPE html><html xml:lang="en"><body></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html><head><title>x</title></head><body></body></html>"#, at: "html"),
+            RuleExample(#"<!DOCTYPE html><html lang=""><body></body></html>"#, at: "html"),
+            RuleExample(#"<!DOCTYPE html><html lang="  "><body></body></html>"#, at: "html"),
+            RuleExample(#"<!DOCTYPE html><html xml:lang="en"><body></body></html>"#, at: "html"),
             // The language must be on the root element: <body lang> does not cover the page.
-            #"<!DOCTYPE html><html><body lang="en"><p>Hello</p></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html><body lang="en"><p>Hello</p></body></html>"#, at: "html"),
         ]
     )
 }

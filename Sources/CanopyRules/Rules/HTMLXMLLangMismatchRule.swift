@@ -45,8 +45,8 @@ public struct HTMLXMLLangMismatchRule: Rule {
             #"<!DOCTYPE html><html lang=" fr " xml:lang="fr-CA"><head><title>T</title></head><body></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html lang="en" xml:lang="fr"><head><title>T</title></head><body><p>Hello</p></body></html>"#,
-            #"<!DOCTYPE html><html lang="de-AT" xml:lang="nl-BE"><head><title>T</title></head><body></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html lang="en" xml:lang="fr"><head><title>T</title></head><body><p>Hello</p></body></html>"#, at: "html"),
+            RuleExample(#"<!DOCTYPE html><html lang="de-AT" xml:lang="nl-BE"><head><title>T</title></head><body></body></html>"#, at: "html"),
         ],
         inapplicable: [
             #"<!DOCTYPE html><html lang="en"><head><title>T</title></head><body></body></html>"#,

@@ -24,13 +24,13 @@ public struct HeadingOrderRule: Rule {
     private let outlineEntries = try! SelectorList("h1, h2, h3, h4, h5, h6, [role=heading], iframe, frame")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        StructureHeadings(page).isHeading(element)
+        Headings(page).isHeading(element)
     }
 
     /// Compares the heading with the entry before it in the whole page's outline (the page,
     /// not just the audited part, decides the order).
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        let headings = StructureHeadings(page)
+        let headings = Headings(page)
         let model = page.accessibility
         guard let level = headings.outlineLevel(of: element) else { return .pass }
         // The page's visible outline entries, listed once per page rather than once per heading.
@@ -67,11 +67,11 @@ public struct HeadingOrderRule: Rule {
         // The first heading of a page always passes, so a failing page needs a first entry
         // that is no heading: axe counts a heading element with another role as no level.
         violating: [
-            #"<h2 role="presentation">Tea</h2><h4>Sencha</h4>"#,
-            #"<h1 role="none">Tea</h1><div role="heading" aria-level="3">Sencha</div>"#,
+            RuleExample(#"<h2 role="presentation">Tea</h2><h4>Sencha</h4>"#, at: "h4"),
+            RuleExample(#"<h1 role="none">Tea</h1><div role="heading" aria-level="3">Sencha</div>"#, at: "div"),
         ],
         incomplete: [
-            #"<iframe src="menu.html" title="Menu"></iframe><h2>Green</h2>"#,
+            RuleExample(#"<iframe src="menu.html" title="Menu"></iframe><h2>Green</h2>"#, at: "h2"),
         ],
         inapplicable: [
             #"<h1 role="banner">Not a heading</h1>"#,

@@ -43,9 +43,9 @@ public struct ImageRedundantAltRule: Rule {
             #"<p><img src="x.png" alt="Cart"></p>"#,
         ],
         violating: [
-            #"<a href="/cart"><img src="cart.png" alt="Cart">Cart</a>"#,
-            #"<button><img src="x.png" alt="SAVE">Save</button>"#,
-            #"<p><img src="x.png" alt="Our team">Our team</p>"#,
+            RuleExample(#"<a href="/cart"><img src="cart.png" alt="Cart">Cart</a>"#, at: #"[alt="Cart"]"#),
+            RuleExample(#"<button><img src="x.png" alt="SAVE">Save</button>"#, at: #"[alt="SAVE"]"#),
+            RuleExample(#"<p><img src="x.png" alt="Our team">Our team</p>"#, at: #"[src="x.png"]"#),
         ],
         inapplicable: [
             #"<a href="/"><img src="x.png" alt="Home" aria-hidden="true">Home</a>"#,

@@ -59,11 +59,11 @@ public struct InputButtonNameRule: Rule {
             #"<input type="button" role="none" disabled>"#,
         ],
         violating: [
-            #"<input type="button">"#,
-            #"<input type="submit" value="">"#,
-            #"<input type="reset" value=" ">"#,
-            #"<input type="button" aria-labelledby="missing">"#,
-            #"<input type="button" role="presentation">"#,
+            RuleExample(#"<input type="button">"#, at: "input"),
+            RuleExample(#"<input type="submit" value="">"#, at: "input"),
+            RuleExample(#"<input type="reset" value=" ">"#, at: "input"),
+            RuleExample(#"<input type="button" aria-labelledby="missing">"#, at: "input"),
+            RuleExample(#"<input type="button" role="presentation">"#, at: "input"),
         ],
         inapplicable: [
             #"<input type="button" role="gridcell" disabled>"#,

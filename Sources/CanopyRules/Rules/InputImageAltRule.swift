@@ -50,11 +50,11 @@ public struct InputImageAltRule: Rule {
             #"<label for="go">Search</label><input type="image" src="go.png" id="go">"#,
         ],
         violating: [
-            #"<input type="image" src="go.png">"#,
-            #"<input type="image" src="go.png" alt="">"#,
-            #"<input type="image" src="go.png" alt="  " value="Go">"#,
-            #"<input type="image" src="go.png" aria-labelledby="missing">"#,
-            #"<input type="image" src="go.png" role="gridcell">"#,
+            RuleExample(#"<input type="image" src="go.png">"#, at: #"[src="go.png"]"#),
+            RuleExample(#"<input type="image" src="go.png" alt="">"#, at: #"[src="go.png"]"#),
+            RuleExample(#"<input type="image" src="go.png" alt="  " value="Go">"#, at: #"[alt="  "]"#),
+            RuleExample(#"<input type="image" src="go.png" aria-labelledby="missing">"#, at: #"[src="go.png"]"#),
+            RuleExample(#"<input type="image" src="go.png" role="gridcell">"#, at: #"[src="go.png"]"#),
         ],
         inapplicable: [
             #"<input type="image" src="go.png" role="gridcell" disabled>"#,

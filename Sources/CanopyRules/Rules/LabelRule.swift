@@ -45,11 +45,11 @@ public struct LabelRule: Rule {
             #"<input role="presentation" disabled>"#,
         ],
         violating: [
-            #"<input type="text">"#,
-            #"<textarea></textarea>"#,
-            #"<label><input type="text" value="Typed text is no label"></label>"#,
-            #"<label for="e" style="display:none">Email</label><input type="email" id="e">"#,
-            #"<input type="text" aria-labelledby="missing">"#,
+            RuleExample(#"<input type="text">"#, at: "input"),
+            RuleExample(#"<textarea></textarea>"#, at: "textarea"),
+            RuleExample(#"<label><input type="text" value="Typed text is no label"></label>"#, at: "input"),
+            RuleExample(#"<label for="e" style="display:none">Email</label><input type="email" id="e">"#, at: "#e"),
+            RuleExample(#"<input type="text" aria-labelledby="missing">"#, at: "input"),
         ],
         inapplicable: [
             #"<input type="hidden" name="token">"#,

@@ -21,7 +21,7 @@ public struct LabelTitleOnlyRule: Rule {
     public let selector = try! SelectorList("input, select, textarea")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        OptInAFormFields.takesLabel(element)
+        LabelledFormFields.takesLabel(element)
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
@@ -53,9 +53,9 @@ public struct LabelTitleOnlyRule: Rule {
             #"<label>Name <input></label>"#,
         ],
         violating: [
-            #"<input type="text" title="Search">"#,
-            #"<select title="Country"><option>France</option></select>"#,
-            #"<input aria-describedby="tip"><p id="tip">Your email</p>"#,
+            RuleExample(#"<input type="text" title="Search">"#, at: #"[title="Search"]"#),
+            RuleExample(#"<select title="Country"><option>France</option></select>"#, at: #"[title="Country"]"#),
+            RuleExample(#"<input aria-describedby="tip"><p id="tip">Your email</p>"#, at: "input"),
         ],
         inapplicable: [
             #"<input type="button" value="Go" title="Go">"#,

@@ -21,11 +21,11 @@ public struct LandmarkBannerIsTopLevelRule: Rule {
     public let selector = try! SelectorList(#"header:not([role]), [role=banner]"#)
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        OptInBTopLevelLandmark.hasBodyContext(element)
+        TopLevelLandmark.hasBodyContext(element)
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        OptInBTopLevelLandmark.outcome(for: element, on: page, role: "banner")
+        TopLevelLandmark.outcome(for: element, on: page, role: "banner")
     }
 
     public let examples = RuleExamples(
@@ -38,12 +38,12 @@ public struct LandmarkBannerIsTopLevelRule: Rule {
             #"<article><div role="banner">Tea Garden</div></article>"#,
         ],
         violating: [
-            #"<div role="main"><header><h1>Tea Garden</h1></header></div>"#,
-            #"<nav aria-label="Site"><div role="banner">Tea Garden</div></nav>"#,
+            RuleExample(#"<div role="main"><header><h1>Tea Garden</h1></header></div>"#, at: "header"),
+            RuleExample(#"<nav aria-label="Site"><div role="banner">Tea Garden</div></nav>"#, at: "div"),
             // An explicit role counts wherever it is, even inside sectioning content.
-            #"<main><article><div role="banner">Tea Garden</div></article></main>"#,
-            #"<section aria-label="Intro"><div role="banner">Tea Garden</div></section>"#,
-            #"<div role="complementary"><header>Tea Garden</header></div>"#,
+            RuleExample(#"<main><article><div role="banner">Tea Garden</div></article></main>"#, at: "div"),
+            RuleExample(#"<section aria-label="Intro"><div role="banner">Tea Garden</div></section>"#, at: "div"),
+            RuleExample(#"<div role="complementary"><header>Tea Garden</header></div>"#, at: "header"),
         ],
         inapplicable: [
             // Headers of articles, sections, asides, navigation and main are no banners.

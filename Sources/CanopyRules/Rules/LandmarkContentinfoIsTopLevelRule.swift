@@ -20,11 +20,11 @@ public struct LandmarkContentinfoIsTopLevelRule: Rule {
     public let selector = try! SelectorList(#"footer:not([role]), [role=contentinfo]"#)
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        OptInBTopLevelLandmark.hasBodyContext(element)
+        TopLevelLandmark.hasBodyContext(element)
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        OptInBTopLevelLandmark.outcome(for: element, on: page, role: "contentinfo")
+        TopLevelLandmark.outcome(for: element, on: page, role: "contentinfo")
     }
 
     public let examples = RuleExamples(
@@ -34,10 +34,10 @@ public struct LandmarkContentinfoIsTopLevelRule: Rule {
             #"<section><div role="contentinfo">An unnamed section is no landmark</div></section>"#,
         ],
         violating: [
-            #"<div role="main"><footer>© Tea Garden</footer></div>"#,
-            #"<aside aria-label="Related"><div role="contentinfo">© Tea Garden</div></aside>"#,
-            #"<header><div role="contentinfo">© Tea Garden</div></header>"#,
-            #"<div role="region" aria-label="Legal"><footer>© Tea Garden</footer></div>"#,
+            RuleExample(#"<div role="main"><footer>© Tea Garden</footer></div>"#, at: "footer"),
+            RuleExample(#"<aside aria-label="Related"><div role="contentinfo">© Tea Garden</div></aside>"#, at: "div"),
+            RuleExample(#"<header><div role="contentinfo">© Tea Garden</div></header>"#, at: "div"),
+            RuleExample(#"<div role="region" aria-label="Legal"><footer>© Tea Garden</footer></div>"#, at: "footer"),
         ],
         inapplicable: [
             // Footers of articles, sections, asides, navigation and main are no contentinfo.

@@ -37,11 +37,11 @@ public struct LandmarkMainIsTopLevelRule: Rule {
             #"<form aria-label="Order"><main><p>Menu</p></main></form>"#,
         ],
         violating: [
-            #"<nav><main><p>Menu</p></main></nav>"#,
-            #"<header><main><p>Menu</p></main></header>"#,
-            #"<div role="complementary"><div role="main"><p>Menu</p></div></div>"#,
-            #"<section aria-label="Specials"><main><p>Menu</p></main></section>"#,
-            #"<div role="form"><main><p>Menu</p></main></div>"#,
+            RuleExample(#"<nav><main><p>Menu</p></main></nav>"#, at: "main"),
+            RuleExample(#"<header><main><p>Menu</p></main></header>"#, at: "main"),
+            RuleExample(#"<div role="complementary"><div role="main"><p>Menu</p></div></div>"#, at: #"[role="main"]"#),
+            RuleExample(#"<section aria-label="Specials"><main><p>Menu</p></main></section>"#, at: "main"),
+            RuleExample(#"<div role="form"><main><p>Menu</p></main></div>"#, at: "main"),
         ],
         inapplicable: [
             #"<div><p>Menu</p></div>"#,

@@ -6,7 +6,7 @@ import CanopyHTML
 /// The check is page-wide: as in axe-core, the result is reported on the first candidate
 /// (`<header>` without role, or role=banner) only. A `<header>` inside article, aside, main, nav or
 /// section is not a banner landmark, so it is not counted.
-public struct LandmarkNoDuplicateBannerRule: Rule {
+public struct LandmarkNoDuplicateBannerRule: SingleLandmarkRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -21,16 +21,9 @@ public struct LandmarkNoDuplicateBannerRule: Rule {
     )
 
     public let selector = try! SelectorList(#"header:not([role]), [role="banner"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        Landmarks.isFirstReachable(element, of: selector, on: page)
-    }
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        let model = page.accessibility
-        let landmarks = Landmarks.reachable(selector, on: page).filter { model.role(of: $0, options: .axeDefault) == "banner" }
-        return landmarks.count <= 1 ? .pass : .violation("The page has \(landmarks.count) banner landmarks; it should have at most one.")
-    }
+    public let landmarkRole = "banner"
+    public let countsOnlyExposedRole = true
+    public let allowed = "at most one"
 
     public let examples = RuleExamples(
         passing: [
@@ -43,10 +36,10 @@ public struct LandmarkNoDuplicateBannerRule: Rule {
             #"<nav><header>Links</header></nav><header>Tea Garden</header>"#,
         ],
         violating: [
-            #"<header>Tea Garden</header><header>Second banner</header>"#,
-            #"<header>Tea Garden</header><div role="banner">Second banner</div>"#,
+            RuleExample(#"<header>Tea Garden</header><header>Second banner</header>"#, at: "body > header:nth-child(1)"),
+            RuleExample(#"<header>Tea Garden</header><div role="banner">Second banner</div>"#, at: "header"),
             // An explicit role=banner counts wherever it is.
-            #"<header>Tea Garden</header><article><div role="banner">Story banner</div></article>"#,
+            RuleExample(#"<header>Tea Garden</header><article><div role="banner">Story banner</div></article>"#, at: "header"),
         ],
         inapplicable: [
             #"<div>Tea Garden</div>"#,

@@ -6,7 +6,7 @@ import CanopyHTML
 /// The check is page-wide: as in axe-core, the result is reported on the first candidate
 /// (`<footer>` without role, or role=contentinfo) only. A `<footer>` inside article, aside, main, nav or
 /// section is not a contentinfo landmark, so it is not counted.
-public struct LandmarkNoDuplicateContentinfoRule: Rule {
+public struct LandmarkNoDuplicateContentinfoRule: SingleLandmarkRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -21,16 +21,9 @@ public struct LandmarkNoDuplicateContentinfoRule: Rule {
     )
 
     public let selector = try! SelectorList(#"footer:not([role]), [role="contentinfo"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        Landmarks.isFirstReachable(element, of: selector, on: page)
-    }
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        let model = page.accessibility
-        let landmarks = Landmarks.reachable(selector, on: page).filter { model.role(of: $0, options: .axeDefault) == "contentinfo" }
-        return landmarks.count <= 1 ? .pass : .violation("The page has \(landmarks.count) contentinfo landmarks; it should have at most one.")
-    }
+    public let landmarkRole = "contentinfo"
+    public let countsOnlyExposedRole = true
+    public let allowed = "at most one"
 
     public let examples = RuleExamples(
         passing: [
@@ -41,9 +34,9 @@ public struct LandmarkNoDuplicateContentinfoRule: Rule {
             #"<nav><footer>Links</footer></nav><div role="contentinfo">© Tea Garden</div>"#,
         ],
         violating: [
-            #"<footer>© Tea Garden</footer><footer>Second footer</footer>"#,
-            #"<footer>© Tea Garden</footer><div role="contentinfo">Second footer</div>"#,
-            #"<footer>© Tea Garden</footer><section><div role="contentinfo">Section footer</div></section>"#,
+            RuleExample(#"<footer>© Tea Garden</footer><footer>Second footer</footer>"#, at: "body > footer:nth-child(1)"),
+            RuleExample(#"<footer>© Tea Garden</footer><div role="contentinfo">Second footer</div>"#, at: "footer"),
+            RuleExample(#"<footer>© Tea Garden</footer><section><div role="contentinfo">Section footer</div></section>"#, at: "footer"),
         ],
         inapplicable: [
             #"<div>© Tea Garden</div>"#,

@@ -5,7 +5,7 @@ import CanopyHTML
 ///
 /// The check is page-wide: as in axe-core, the result is reported on the first main landmark
 /// only, with the whole page's count deciding it.
-public struct LandmarkNoDuplicateMainRule: Rule {
+public struct LandmarkNoDuplicateMainRule: SingleLandmarkRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -20,15 +20,9 @@ public struct LandmarkNoDuplicateMainRule: Rule {
     )
 
     public let selector = try! SelectorList(#"main:not([role]), [role="main"]"#)
-
-    public func applies(to element: Element, on page: PageContext) -> Bool {
-        Landmarks.isFirstReachable(element, of: selector, on: page)
-    }
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        let count = Landmarks.reachable(selector, on: page).count
-        return count <= 1 ? .pass : .violation("The page has \(count) main landmarks; it should have one.")
-    }
+    public let landmarkRole = "main"
+    public let countsOnlyExposedRole = false
+    public let allowed = "one"
 
     public let examples = RuleExamples(
         passing: [
@@ -37,9 +31,9 @@ public struct LandmarkNoDuplicateMainRule: Rule {
             #"<main><p>Menu</p></main><div aria-hidden="true"><main><p>Copy</p></main></div>"#,
         ],
         violating: [
-            #"<main><p>Menu</p></main><main><p>Prices</p></main>"#,
-            #"<main><p>Menu</p></main><div role="main"><p>Prices</p></div>"#,
-            #"<nav><a href="/">Home</a><main><p>Menu</p></main></nav><main><p>Prices</p></main>"#,
+            RuleExample(#"<main><p>Menu</p></main><main><p>Prices</p></main>"#, at: "body > main:nth-child(1)"),
+            RuleExample(#"<main><p>Menu</p></main><div role="main"><p>Prices</p></div>"#, at: "main"),
+            RuleExample(#"<nav><a href="/">Home</a><main><p>Menu</p></main></nav><main><p>Prices</p></main>"#, at: "nav > main"),
         ],
         inapplicable: [
             #"<div><p>Menu</p></div>"#,

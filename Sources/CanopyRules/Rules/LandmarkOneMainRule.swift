@@ -42,14 +42,14 @@ public struct LandmarkOneMainRule: Rule {
             #"<html><body><main role="main"><p>Menu</p></main></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html lang="en"><head><title>Tea</title></head><body><div><p>Menu</p></div></body></html>"#,
-            #"<html><body><main hidden><p>Menu</p></main></body></html>"#,
-            #"<html><body><div aria-hidden="true"><main><p>Menu</p></main></div></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Tea</title></head><body><div><p>Menu</p></div></body></html>"#, at: "html"),
+            RuleExample(#"<html><body><main hidden><p>Menu</p></main></body></html>"#, at: "html"),
+            RuleExample(#"<html><body><div aria-hidden="true"><main><p>Menu</p></main></div></body></html>"#, at: "html"),
             // A role other than main overrides the element's own role.
-            #"<html><body><main role="navigation"><a href="/">Home</a></main></body></html>"#,
+            RuleExample(#"<html><body><main role="navigation"><a href="/">Home</a></main></body></html>"#, at: "html"),
         ],
         incomplete: [
-            #"<html><body><p>Intro</p><iframe src="content.html" title="Content"></iframe></body></html>"#,
+            RuleExample(#"<html><body><p>Intro</p><iframe src="content.html" title="Content"></iframe></body></html>"#, at: "html"),
         ]
     )
 }

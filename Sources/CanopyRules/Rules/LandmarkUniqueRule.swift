@@ -105,10 +105,10 @@ public struct LandmarkUniqueRule: Rule {
             #"<nav>Links</nav><nav hidden>Old links</nav>"#,
         ],
         violating: [
-            #"<nav>Links</nav><nav>More links</nav>"#,
-            #"<nav aria-label="Menu">Links</nav><div role="navigation" aria-label="MENU">More links</div>"#,
-            #"<form aria-label="Search">…</form><form aria-label="search">…</form>"#,
-            #"<header>Tea Garden</header><header>Again</header>"#,
+            RuleExample(#"<nav>Links</nav><nav>More links</nav>"#, at: "body > nav:nth-child(1)"),
+            RuleExample(#"<nav aria-label="Menu">Links</nav><div role="navigation" aria-label="MENU">More links</div>"#, at: #"[aria-label="Menu"]"#),
+            RuleExample(#"<form aria-label="Search">…</form><form aria-label="search">…</form>"#, at: #"[aria-label="Search"]"#),
+            RuleExample(#"<header>Tea Garden</header><header>Again</header>"#, at: "body > header:nth-child(1)"),
         ],
         inapplicable: [
             #"<section>No name</section><section>No name</section><form>No name</form>"#,

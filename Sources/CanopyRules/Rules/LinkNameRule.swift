@@ -37,11 +37,11 @@ public struct LinkNameRule: Rule {
             #"<a href="/tea"><article>Our teas</article></a>"#,
         ],
         violating: [
-            #"<a href="/tea"></a>"#,
-            #"<a href="/tea"><img src="tea.png" alt=""></a>"#,
-            #"<a href="/tea" aria-labelledby="missing"></a>"#,
-            #"<a href="/tea" role="none"></a>"#,
-            #"<a href="/tea"><span hidden>Our teas</span></a>"#,
+            RuleExample(#"<a href="/tea"></a>"#, at: #"[href="/tea"]"#),
+            RuleExample(#"<a href="/tea"><img src="tea.png" alt=""></a>"#, at: #"[href="/tea"]"#),
+            RuleExample(#"<a href="/tea" aria-labelledby="missing"></a>"#, at: #"[href="/tea"]"#),
+            RuleExample(#"<a href="/tea" role="none"></a>"#, at: #"[href="/tea"]"#),
+            RuleExample(#"<a href="/tea"><span hidden>Our teas</span></a>"#, at: #"[href="/tea"]"#),
         ],
         inapplicable: [
             #"<a>Anchor without href</a>"#,

@@ -49,10 +49,10 @@ public struct ListItemRule: Rule {
             #"<ul role="none"><li>Tea</li></ul>"#,
         ],
         violating: [
-            "<li>Tea</li>",
-            "<div><li>Tea</li></div>",
-            #"<ul role="menubar"><li>Tea</li></ul>"#,
-            #"<ol role="tablist"><li>Tea</li></ol>"#,
+            RuleExample("<li>Tea</li>", at: "li"),
+            RuleExample("<div><li>Tea</li></div>", at: "li"),
+            RuleExample(#"<ul role="menubar"><li>Tea</li></ul>"#, at: "li"),
+            RuleExample(#"<ol role="tablist"><li>Tea</li></ol>"#, at: "li"),
         ],
         inapplicable: [
             #"<ul role="menu"><li role="menuitem">Tea</li></ul>"#,

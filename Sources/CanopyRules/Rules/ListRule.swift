@@ -75,12 +75,12 @@ public struct ListRule: Rule {
             "<ul>\n  <!-- a comment -->\n  <li>Tea</li>\n</ul>",
         ],
         violating: [
-            "<ul><div>Tea</div></ul>",
-            "<ol><li>Tea</li><p>Coffee</p></ol>",
-            "<ul>Loose text<li>Tea</li></ul>",
-            #"<ul><li role="menuitem">Tea</li><li role="menuitem">Coffee</li></ul>"#,
-            #"<ol><li>Tea</li><li role="menuitem">Coffee</li></ol>"#,
-            #"<ul><li role="presentation">Tea</li></ul>"#,
+            RuleExample("<ul><div>Tea</div></ul>", at: "ul"),
+            RuleExample("<ol><li>Tea</li><p>Coffee</p></ol>", at: "ol"),
+            RuleExample("<ul>Loose text<li>Tea</li></ul>", at: "ul"),
+            RuleExample(#"<ul><li role="menuitem">Tea</li><li role="menuitem">Coffee</li></ul>"#, at: "ul"),
+            RuleExample(#"<ol><li>Tea</li><li role="menuitem">Coffee</li></ol>"#, at: "ol"),
+            RuleExample(#"<ul><li role="presentation">Tea</li></ul>"#, at: "ul"),
         ],
         inapplicable: [
             #"<ul role="menu"><li role="menuitem">Tea</li></ul>"#,

@@ -25,7 +25,7 @@ public struct MarqueeRule: Rule {
     public var excludesHidden: Bool { false }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        OptInBFlashingElement.outcome(for: element, on: page, named: "<marquee>")
+        MovingContent.outcome(for: element, on: page, named: "<marquee>")
     }
 
     public let examples = RuleExamples(
@@ -36,11 +36,11 @@ public struct MarqueeRule: Rule {
             #"<div style="opacity: 0"><marquee>Today only: free delivery</marquee></div>"#,
         ],
         violating: [
-            #"<marquee>Today only: free delivery</marquee>"#,
-            #"<header><marquee behavior="alternate" aria-hidden="true">Today only</marquee></header>"#,
+            RuleExample(#"<marquee>Today only: free delivery</marquee>"#, at: "marquee"),
+            RuleExample(#"<header><marquee behavior="alternate" aria-hidden="true">Today only</marquee></header>"#, at: "marquee"),
         ],
         incomplete: [
-            #"<marquee style="transform: translateX(-50%)">Today only: free delivery</marquee>"#
+            RuleExample(#"<marquee style="transform: translateX(-50%)">Today only: free delivery</marquee>"#, at: "marquee")
         ],
         inapplicable: [
             #"<p>Today only: free delivery</p>"#

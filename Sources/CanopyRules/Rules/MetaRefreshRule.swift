@@ -56,10 +56,10 @@ public struct MetaRefreshRule: Rule {
             #"<!DOCTYPE html><html lang="en"><head><title>Now</title><meta http-equiv="Refresh" content=" 0;URL='/next'"></head><body></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html lang="en"><head><title>News</title><meta http-equiv="refresh" content="300"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>Moved</title><meta http-equiv="refresh" content="5; url=/new"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>Edge</title><meta http-equiv="refresh" content="72000"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>Half</title><meta http-equiv="refresh" content="0.5,/next"></head><body></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>News</title><meta http-equiv="refresh" content="300"></head><body></body></html>"#, at: "meta"),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Moved</title><meta http-equiv="refresh" content="5; url=/new"></head><body></body></html>"#, at: "meta"),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Edge</title><meta http-equiv="refresh" content="72000"></head><body></body></html>"#, at: "meta"),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Half</title><meta http-equiv="refresh" content="0.5,/next"></head><body></body></html>"#, at: "meta"),
         ],
         inapplicable: [
             #"<!DOCTYPE html><html lang="en"><head><title>No refresh</title><meta charset="utf-8"></head><body></body></html>"#,

@@ -30,7 +30,7 @@ public struct MetaViewportLargeRule: Rule {
             // Only the first "=" separates; anything after a second one is ignored, as browsers do.
             let parts = item.split(separator: "=", omittingEmptySubsequences: false)
             guard parts.count >= 2 else { continue }
-            let key = OptInBText.trimmed(parts[0]), value = OptInBText.trimmed(parts[1])
+            let key = PlacedText.trimmed(parts[0]), value = PlacedText.trimmed(parts[1])
             // user-scalable is meta-viewport's business: this rule is about how far zoom goes.
             guard !key.isEmpty, !value.isEmpty, key == "maximum-scale" else { continue }
             let number = MetaViewportRule.leadingNumber(value)
@@ -54,9 +54,9 @@ public struct MetaViewportLargeRule: Rule {
             #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="maximum-scale=device-width"></head><body></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="width=device-width, maximum-scale=2"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="Maximum-Scale = 4.5;"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="maximum-scale=huge"></head><body></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="width=device-width, maximum-scale=2"></head><body></body></html>"#, at: #"[name="viewport"]"#),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="Maximum-Scale = 4.5;"></head><body></body></html>"#, at: #"[name="viewport"]"#),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="maximum-scale=huge"></head><body></body></html>"#, at: #"[name="viewport"]"#),
         ],
         inapplicable: [
             #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="description" content="maximum-scale=1"></head><body></body></html>"#

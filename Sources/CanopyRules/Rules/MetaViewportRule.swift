@@ -82,11 +82,11 @@ public struct MetaViewportRule: Rule {
             #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="user-scalable=1"></head><body></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="width=device-width, user-scalable=no"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="maximum-scale=1.5"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="User-Scalable = NO; maximum-scale=2"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="user-scalable=0"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="maximum-scale=big"></head><body></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="width=device-width, user-scalable=no"></head><body></body></html>"#, at: #"[name="viewport"]"#),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="maximum-scale=1.5"></head><body></body></html>"#, at: #"[name="viewport"]"#),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="User-Scalable = NO; maximum-scale=2"></head><body></body></html>"#, at: #"[name="viewport"]"#),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="user-scalable=0"></head><body></body></html>"#, at: #"[name="viewport"]"#),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="viewport" content="maximum-scale=big"></head><body></body></html>"#, at: #"[name="viewport"]"#),
         ],
         inapplicable: [
             #"<!DOCTYPE html><html lang="en"><head><title>T</title><meta name="description" content="user-scalable=no"></head><body></body></html>"#

@@ -68,10 +68,10 @@ public struct NestedInteractiveRule: Rule {
             #"<div role="checkbox" aria-checked="false"><button disabled>Disabled</button></div>"#,
         ],
         violating: [
-            #"<div role="button" tabindex="0"><input></div>"#,
-            #"<div role="checkbox" aria-checked="false"><a href="/terms">Terms</a></div>"#,
-            #"<div role="radio" aria-checked="false"><a href="/more" tabindex="-1">More</a></div>"#,
-            #"<button><span><a href="/help">Help</a></span></button>"#,
+            RuleExample(#"<div role="button" tabindex="0"><input></div>"#, at: "div"),
+            RuleExample(#"<div role="checkbox" aria-checked="false"><a href="/terms">Terms</a></div>"#, at: "div"),
+            RuleExample(#"<div role="radio" aria-checked="false"><a href="/more" tabindex="-1">More</a></div>"#, at: "div"),
+            RuleExample(#"<button><span><a href="/help">Help</a></span></button>"#, at: "button"),
         ],
         inapplicable: [
             #"<a href="/help">Links may contain anything</a>"#,

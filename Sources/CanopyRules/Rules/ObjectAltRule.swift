@@ -59,9 +59,9 @@ public struct ObjectAltRule: Rule {
             #"<object data="flourish.svg" role="none"></object>"#,
         ],
         violating: [
-            #"<object data="chart.svg" type="image/svg+xml"></object>"#,
-            #"<object data="chart.svg">Sales rose in May</object>"#,
-            #"<object data="flourish.svg" role="presentation" tabindex="0"></object>"#,
+            RuleExample(#"<object data="chart.svg" type="image/svg+xml"></object>"#, at: "object"),
+            RuleExample(#"<object data="chart.svg">Sales rose in May</object>"#, at: "object"),
+            RuleExample(#"<object data="flourish.svg" role="presentation" tabindex="0"></object>"#, at: "object"),
         ],
         inapplicable: [
             #"<object></object>"#,

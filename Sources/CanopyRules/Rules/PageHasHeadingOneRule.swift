@@ -69,14 +69,14 @@ public struct PageHasHeadingOneRule: Rule {
             #"<html><body><dialog open>Sign in</dialog></body></html>"#,
         ],
         violating: [
-            #"<!DOCTYPE html><html lang="en"><head><title>Tea</title></head><body><h2>Tea Garden</h2></body></html>"#,
-            #"<html><body><h1 hidden>Tea Garden</h1></body></html>"#,
-            #"<html><body><h1 aria-level="2">Tea Garden</h1><h1 role="alert">Sale</h1></body></html>"#,
-            #"<html><body><div aria-hidden="true"><h1>Tea Garden</h1></div></body></html>"#,
-            #"<html><body><dialog><p>A closed dialog is no modal</p></dialog></body></html>"#,
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Tea</title></head><body><h2>Tea Garden</h2></body></html>"#, at: "html"),
+            RuleExample(#"<html><body><h1 hidden>Tea Garden</h1></body></html>"#, at: "html"),
+            RuleExample(#"<html><body><h1 aria-level="2">Tea Garden</h1><h1 role="alert">Sale</h1></body></html>"#, at: "html"),
+            RuleExample(#"<html><body><div aria-hidden="true"><h1>Tea Garden</h1></div></body></html>"#, at: "html"),
+            RuleExample(#"<html><body><dialog><p>A closed dialog is no modal</p></dialog></body></html>"#, at: "html"),
         ],
         incomplete: [
-            #"<html><body><p>Intro</p><iframe src="content.html" title="Content"></iframe></body></html>"#,
+            RuleExample(#"<html><body><p>Intro</p><iframe src="content.html" title="Content"></iframe></body></html>"#, at: "html"),
         ]
     )
 }

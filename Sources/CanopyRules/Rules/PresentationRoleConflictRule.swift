@@ -52,9 +52,9 @@ public struct PresentationRoleConflictRule: Rule {
             #"<ul role="presentation"><li>One</li></ul>"#,
         ],
         violating: [
-            #"<img src="divider.png" alt="" tabindex="0">"#,
-            #"<h2 role="none" aria-label="Summary">Big text</h2>"#,
-            #"<img src="divider.png" alt="" aria-live="polite">"#,
+            RuleExample(#"<img src="divider.png" alt="" tabindex="0">"#, at: #"[src="divider.png"]"#),
+            RuleExample(#"<h2 role="none" aria-label="Summary">Big text</h2>"#, at: #"[aria-label="Summary"]"#),
+            RuleExample(#"<img src="divider.png" alt="" aria-live="polite">"#, at: #"[src="divider.png"]"#),
         ],
         inapplicable: [
             #"<div role="presentation">Layout</div>"#,

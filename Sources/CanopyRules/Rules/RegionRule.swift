@@ -68,12 +68,12 @@ public struct RegionRule: Rule {
         ],
         violating: [
             // Each element here is outside every landmark and is the outermost one of its run.
-            #"<p>Loose paragraph</p>"#,
+            RuleExample(#"<p>Loose paragraph</p>"#, at: "p"),
             // An unnamed section is no landmark.
-            #"<section>Specials</section>"#,
+            RuleExample(#"<section>Specials</section>"#, at: "section"),
             // A same-page link to a missing target is no skip link.
-            ##"<a href="#nowhere">Skip</a>"##,
-            #"<input type="search" aria-label="Search teas">"#,
+            RuleExample(##"<a href="#nowhere">Skip</a>"##, at: ##"[href="#nowhere"]"##),
+            RuleExample(#"<input type="search" aria-label="Search teas">"#, at: #"[aria-label="Search teas"]"#),
         ]
     )
 }

@@ -40,10 +40,10 @@ public struct RoleImgAltRule: Rule {
             #"<div role="img" title="Five stars"></div>"#,
         ],
         violating: [
-            #"<div role="img"></div>"#,
-            #"<div role="img">★★★★★</div>"#,
-            #"<div role="img" alt="Five stars"></div>"#,
-            #"<div role="img" aria-label=" " title=""></div>"#,
+            RuleExample(#"<div role="img"></div>"#, at: "div"),
+            RuleExample(#"<div role="img">★★★★★</div>"#, at: "div"),
+            RuleExample(#"<div role="img" alt="Five stars"></div>"#, at: #"[alt="Five stars"]"#),
+            RuleExample(#"<div role="img" aria-label=" " title=""></div>"#, at: #"[aria-label=" "]"#),
         ],
         inapplicable: [
             #"<img role="img" src="a.png">"#,

@@ -47,10 +47,10 @@ public struct SVGImgAltRule: Rule {
             #"<svg><circle role="graphics-symbol" r="4" title="Dot"/></svg>"#,
         ],
         violating: [
-            #"<svg role="img"><rect width="9" height="9"/></svg>"#,
-            #"<svg role="img"><title> </title></svg>"#,
-            #"<svg role="img"><g><title>Nested too deep</title></g></svg>"#,
-            #"<svg role="img"><desc>Only a description</desc></svg>"#,
+            RuleExample(#"<svg role="img"><rect width="9" height="9"/></svg>"#, at: "svg"),
+            RuleExample(#"<svg role="img"><title> </title></svg>"#, at: "svg"),
+            RuleExample(#"<svg role="img"><g><title>Nested too deep</title></g></svg>"#, at: "svg"),
+            RuleExample(#"<svg role="img"><desc>Only a description</desc></svg>"#, at: "svg"),
         ],
         inapplicable: [
             #"<svg><circle r="4"/></svg>"#,

@@ -40,10 +40,10 @@ public struct ScopeAttrValidRule: Rule {
             #"<table><thead><tr><th scope="COLGROUP" colspan="2">Teas</th></tr></thead></table>"#,
         ],
         violating: [
-            #"<table><tr><th scope="column">Tea</th></tr></table>"#,
-            #"<table><tr><td scope="row">Sencha</td><td>4</td></tr></table>"#,
-            #"<table><tr><th scope=" row">Sencha</th></tr></table>"#,
-            #"<table><tr><td scope="">Sencha</td></tr></table>"#,
+            RuleExample(#"<table><tr><th scope="column">Tea</th></tr></table>"#, at: "th"),
+            RuleExample(#"<table><tr><td scope="row">Sencha</td><td>4</td></tr></table>"#, at: "tr > td:nth-child(1)"),
+            RuleExample(#"<table><tr><th scope=" row">Sencha</th></tr></table>"#, at: "th"),
+            RuleExample(#"<table><tr><td scope="">Sencha</td></tr></table>"#, at: "td"),
         ],
         inapplicable: [
             #"<table><tr><th>Tea</th></tr><tr><td>Sencha</td></tr></table>"#,

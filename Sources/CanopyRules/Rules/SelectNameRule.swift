@@ -36,10 +36,10 @@ public struct SelectNameRule: Rule {
             #"<select role="none" disabled></select>"#,
         ],
         violating: [
-            #"<select><option>France</option></select>"#,
-            #"<label><select><option selected>France</option></select></label>"#,
-            #"<select role="presentation"></select>"#,
-            #"<label for="c" hidden>Country</label><select id="c"></select>"#,
+            RuleExample(#"<select><option>France</option></select>"#, at: "select"),
+            RuleExample(#"<label><select><option selected>France</option></select></label>"#, at: "select"),
+            RuleExample(#"<select role="presentation"></select>"#, at: "select"),
+            RuleExample(#"<label for="c" hidden>Country</label><select id="c"></select>"#, at: "#c"),
         ],
         inapplicable: [
             #"<select hidden></select>"#,

@@ -33,8 +33,8 @@ public struct ServerSideImageMapRule: Rule {
         passing: [],
         violating: [],
         incomplete: [
-            #"<a href="/map-click"><img ismap src="floor-plan.png" alt="Floor plan"></a>"#,
-            #"<p><img ismap src="floor-plan.png" alt="Floor plan"></p>"#,
+            RuleExample(#"<a href="/map-click"><img ismap src="floor-plan.png" alt="Floor plan"></a>"#, at: #"[alt="Floor plan"]"#),
+            RuleExample(#"<p><img ismap src="floor-plan.png" alt="Floor plan"></p>"#, at: #"[alt="Floor plan"]"#),
         ],
         inapplicable: [
             ##"<img usemap="#floors" src="floor-plan.png" alt="Floor plan"><map name="floors"><area href="/first" alt="First floor" coords="0,0,10,10"></map>"##,

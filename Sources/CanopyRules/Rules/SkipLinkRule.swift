@@ -24,19 +24,19 @@ public struct SkipLinkRule: Rule {
     /// screen (to appear on focus). A link that no style could move stays on screen, and is no
     /// skip link in that sense.
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        guard OptInBSamePageLinks(page).isSkipLink(element) else { return false }
-        switch OptInBScreenPlacement.of(element, on: page) {
+        guard SamePageLinks(page).isSkipLink(element) else { return false }
+        switch ScreenPlacement.of(element, on: page) {
         case .offScreen, .displaced: return true
         // Clipped or transparent links stay in place; only a style sheet could still move them.
-        case .inFlow, .invisible: return OptInBScreenPlacement.hasStyleSheets(page)
+        case .inFlow, .invisible: return ScreenPlacement.hasStyleSheets(page)
         case .unrendered: return false
         }
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let href = element.attribute("href") ?? ""
-        guard let target = OptInBSamePageLinks(page).target(of: element) else {
-            if case .offScreen = OptInBScreenPlacement.of(element, on: page) {
+        guard let target = SamePageLinks(page).target(of: element) else {
+            if case .offScreen = ScreenPlacement.of(element, on: page) {
                 return .violation("No element has the id or name that \"\(href)\" points to.")
             }
             // A missing target fails only if the link is a hidden skip link, which the page's CSS decides.
@@ -55,13 +55,13 @@ public struct SkipLinkRule: Rule {
             #"<a href="/#main" style="position: absolute; top: -5000px">Skip</a><a href="/">Home</a><main id="main">Menu</main>"#,
         ],
         violating: [
-            ##"<a href="#main" style="position: absolute; left: -10000px">Skip to content</a><nav><a href="/">Home</a></nav><main id="content">Menu</main>"##,
-            ##"<div style="position: absolute; top: -9999px"><a href="#missing">Skip</a></div>"##,
+            RuleExample(##"<a href="#main" style="position: absolute; left: -10000px">Skip to content</a><nav><a href="/">Home</a></nav><main id="content">Menu</main>"##, at: ##"[href="#main"]"##),
+            RuleExample(##"<div style="position: absolute; top: -9999px"><a href="#missing">Skip</a></div>"##, at: ##"[href="#missing"]"##),
         ],
         incomplete: [
-            ##"<link rel="stylesheet" href="site.css"><a class="skip" href="#main">Skip to content</a><a href="/">Home</a><main id="content">Menu</main>"##,
-            ##"<a href="#main" style="position: absolute; left: -10000px">Skip</a><a href="/">Home</a><main id="main" hidden>Menu</main>"##,
-            ##"<a href="#main" style="position: absolute; top: -40px">Skip</a><a href="/">Home</a>"##,
+            RuleExample(##"<link rel="stylesheet" href="site.css"><a class="skip" href="#main">Skip to content</a><a href="/">Home</a><main id="content">Menu</main>"##, at: ".skip"),
+            RuleExample(##"<a href="#main" style="position: absolute; left: -10000px">Skip</a><a href="/">Home</a><main id="main" hidden>Menu</main>"##, at: ##"[href="#main"]"##),
+            RuleExample(##"<a href="#main" style="position: absolute; top: -40px">Skip</a><a href="/">Home</a>"##, at: ##"[href="#main"]"##),
         ],
         inapplicable: [
             // No style sheet and no style attribute: the link stays on screen, so it is an ordinary link.

@@ -89,10 +89,10 @@ public struct SummaryNameRule: Rule {
             #"<details><summary>Shipping costs</summary><summary></summary>Free above 50 €.</details>"#,
         ],
         violating: [
-            #"<details><summary></summary>Free above 50 €.</details>"#,
-            #"<details><summary value="Shipping"></summary>Free above 50 €.</details>"#,
-            #"<details><summary role="button"></summary>Free above 50 €.</details>"#,
-            #"<label><details><summary></summary>Free above 50 €.</details>Shipping</label>"#,
+            RuleExample(#"<details><summary></summary>Free above 50 €.</details>"#, at: "summary"),
+            RuleExample(#"<details><summary value="Shipping"></summary>Free above 50 €.</details>"#, at: "summary"),
+            RuleExample(#"<details><summary role="button"></summary>Free above 50 €.</details>"#, at: "summary"),
+            RuleExample(#"<label><details><summary></summary>Free above 50 €.</details>Shipping</label>"#, at: "summary"),
         ],
         inapplicable: [
             #"<details><summary></summary></details>"#,

@@ -32,7 +32,7 @@ public struct TDHeadersAttrRule: Rule {
     /// cell that is no header, then a self-reference; an empty `headers` only needs review.
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let model = page.accessibility
-        let cells = StructureTables.rows(of: element).flatMap(StructureTables.cells)
+        let cells = TableStructure.rows(of: element).flatMap(TableStructure.cells)
         var roleByID: [String: String?] = [:]
         for cell in cells {
             if let id = cell.id, !id.isEmpty { roleByID[id] = model.role(of: cell, options: .axeDefault) }
@@ -78,13 +78,13 @@ public struct TDHeadersAttrRule: Rule {
             "<table><tr><th>Name</th></tr><tr><td>Sencha</td></tr></table>",
         ],
         violating: [
-            #"<table><tr><th id="h">Name</th><td headers="h missing">Sencha</td></tr></table>"#,
-            #"<table><tr><td id="c" headers="c">Self</td></tr></table>"#,
-            #"<table><tr><td id="d">Plain cell</td><td headers="d">Sencha</td></tr></table>"#,
-            #"<p id="outside">Outside</p><table><tr><th>Name</th><td headers="outside">Sencha</td></tr></table>"#,
+            RuleExample(#"<table><tr><th id="h">Name</th><td headers="h missing">Sencha</td></tr></table>"#, at: "table"),
+            RuleExample(#"<table><tr><td id="c" headers="c">Self</td></tr></table>"#, at: "table"),
+            RuleExample(#"<table><tr><td id="d">Plain cell</td><td headers="d">Sencha</td></tr></table>"#, at: "table"),
+            RuleExample(#"<p id="outside">Outside</p><table><tr><th>Name</th><td headers="outside">Sencha</td></tr></table>"#, at: "table"),
         ],
         incomplete: [
-            #"<table><tr><th id="h">Name</th><td headers=" ">Sencha</td></tr></table>"#,
+            RuleExample(#"<table><tr><th id="h">Name</th><td headers=" ">Sencha</td></tr></table>"#, at: "table"),
         ],
         inapplicable: [
             #"<table role="presentation"><tr><td id="c" headers="c">Layout</td></tr></table>"#,

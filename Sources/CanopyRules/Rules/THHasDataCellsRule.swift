@@ -23,14 +23,14 @@ public struct THHasDataCellsRule: Rule {
     public let selector = try! SelectorList("table")
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        OptInADataTables.isDataTable(element, model: page.accessibility)
+        DataTableHeuristics.isDataTable(element, model: page.accessibility)
     }
 
     /// As in axe, a header without data cells is never a sure failure (the table may be
     /// unfinished or filled by script), so it is reported for review.
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let model = page.accessibility
-        let cells = StructureTables.rows(of: element).flatMap(StructureTables.cells)
+        let cells = TableStructure.rows(of: element).flatMap(TableStructure.cells)
         // Headers that a cell names in headers or aria-labelledby describe that cell.
         var referencedIDs: Set<Substring> = []
         for cell in cells {
@@ -44,7 +44,7 @@ public struct THHasDataCellsRule: Rule {
             return cell.localName == "th" || role == "rowheader" || role == "columnheader"
         }
         guard !headers.isEmpty else { return .pass }
-        let grid = OptInATableGrid(table: element)
+        let grid = HeaderCellGrid(table: element)
         let lonely = grid.headersWithoutDataCells(
             headers.filter { header in header.id.map { !referencedIDs.contains(Substring($0)) } ?? true },
             scope: { model.tableHeaderScope(of: $0) }
@@ -65,8 +65,8 @@ public struct THHasDataCellsRule: Rule {
         ],
         violating: [],
         incomplete: [
-            "<table><tr><th>Name</th><th>Price</th></tr></table>",
-            "<table><tr><td>Tea</td><th>Drink</th></tr></table>",
+            RuleExample("<table><tr><th>Name</th><th>Price</th></tr></table>", at: "table"),
+            RuleExample("<table><tr><td>Tea</td><th>Drink</th></tr></table>", at: "table"),
         ],
         inapplicable: [
             #"<table role="presentation"><tr><th>Layout</th></tr></table>"#,

@@ -34,8 +34,8 @@ public struct TabindexRule: Rule {
             #"<span tabindex="abc">Not a number</span>"#,
         ],
         violating: [
-            #"<p tabindex="1">First</p>"#,
-            #"<button tabindex="32">Jump</button>"#,
+            RuleExample(#"<p tabindex="1">First</p>"#, at: "p"),
+            RuleExample(#"<button tabindex="32">Jump</button>"#, at: "button"),
         ],
         inapplicable: [
             "<button>No tabindex</button>",

@@ -44,8 +44,8 @@ public struct TableDuplicateNameRule: Rule {
             #"<table summary="Teas"><tr><th>Tea</th></tr></table>"#,
         ],
         violating: [
-            #"<table summary="Teas"><caption>Teas</caption><tr><th>Tea</th></tr></table>"#,
-            #"<table summary="our teas"><caption>  Our   <b>Teas</b> </caption><tr><th>Tea</th></tr></table>"#,
+            RuleExample(#"<table summary="Teas"><caption>Teas</caption><tr><th>Tea</th></tr></table>"#, at: "table"),
+            RuleExample(#"<table summary="our teas"><caption>  Our   <b>Teas</b> </caption><tr><th>Tea</th></tr></table>"#, at: "table"),
         ],
         inapplicable: [
             #"<p>No table</p>"#,

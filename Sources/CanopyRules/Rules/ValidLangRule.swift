@@ -43,12 +43,12 @@ public struct ValidLangRule: Rule {
             #"<p lang="invalid"><span hidden>Hidden for everyone</span></p>"#,
         ],
         violating: [
-            #"<p lang="gibberish-US">Hello</p>"#,
-            #"<p xml:lang="gibberish">Hello</p>"#,
-            #"<p xml:lang="en-US" lang="english">Hello</p>"#,
-            #"<p lang=" ">Hello</p>"#,
-            #"<article lang="english"><p aria-hidden="true">Hidden from screen readers but still read on screen</p></article>"#,
-            #"<p lang="xx"><img src="tea.png" alt="Green tea"></p>"#,
+            RuleExample(#"<p lang="gibberish-US">Hello</p>"#, at: "p"),
+            RuleExample(#"<p xml:lang="gibberish">Hello</p>"#, at: "p"),
+            RuleExample(#"<p xml:lang="en-US" lang="english">Hello</p>"#, at: "p"),
+            RuleExample(#"<p lang=" ">Hello</p>"#, at: "p"),
+            RuleExample(#"<article lang="english"><p aria-hidden="true">Hidden from screen readers but still read on screen</p></article>"#, at: "article"),
+            RuleExample(#"<p lang="xx"><img src="tea.png" alt="Green tea"></p>"#, at: "p"),
         ],
         inapplicable: [
             #"<p>No language declared</p>"#,

@@ -38,9 +38,9 @@ public struct VideoCaptionRule: Rule {
         ],
         violating: [],
         incomplete: [
-            #"<video src="tour.mp4" controls></video>"#,
+            RuleExample(#"<video src="tour.mp4" controls></video>"#, at: #"[src="tour.mp4"]"#),
             // Subtitles translate the speech but leave out the sounds; descriptions are for blind people.
-            #"<video src="tour.mp4" controls><track kind="subtitles" src="tour.fr.vtt" srclang="fr"><track kind="descriptions" src="d.vtt"></video>"#,
+            RuleExample(#"<video src="tour.mp4" controls><track kind="subtitles" src="tour.fr.vtt" srclang="fr"><track kind="descriptions" src="d.vtt"></video>"#, at: #"[src="tour.mp4"]"#),
         ],
         inapplicable: [
             #"<video src="tour.mp4" controls style="display: none"></video>"#,

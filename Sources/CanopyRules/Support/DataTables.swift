@@ -4,63 +4,19 @@ import Foundation
 
 /// A table's cells laid out on the HTML table grid (row and column spans fill slots), with the
 /// header lookups axe-core's table rules make on it.
-struct OptInATableGrid {
-    /// The table's cells, in layout order; slots refer to them by index.
-    private var cells: [Element] = []
-    /// `slots[row][column]`: the index in `cells` of the cell covering that slot; -1 for holes.
-    /// Indexes rather than elements: hostile spans fill up to a million slots, and each element
-    /// written or compared there cost reference counting.
-    private var slots: [[Int32]] = []
-    /// Each cell's top-left slot, by index in `cells`.
-    private var origins: [(row: Int, column: Int)] = []
-    /// Index in `cells` by element position.
+struct HeaderCellGrid {
+    private let layout: TableLayout
+    /// Index in the layout's cells by element position.
     private var indexes: [Int: Int] = [:]
 
     init(table: Element) {
-        let rows = StructureTables.rows(of: table)
-        slots = Array(repeating: [], count: rows.count)
-        // Spans multiply (colspan 1000 × rowspan to the end), so hostile markup could ask for
-        // gigabytes (Tests/FuzzCorpus/parse/table-span-oom.html); past the same cap as
-        // CanopyAccessibility's TableGrid the grid stays partial.
-        var budget = 1 << 20
-        layout: for (rowIndex, row) in rows.enumerated() {
-            var column = 0
-            for cell in StructureTables.cells(of: row) {
-                let columnSpan = Self.span(cell.attribute("colspan"), limit: 1000) ?? 1
-                // rowspan=0 reaches the end of the table, and no span goes beyond it.
-                let rowSpan = min(Self.span(cell.attribute("rowspan"), limit: 65534) ?? rows.count, rows.count - rowIndex)
-                let index = Int32(cells.count)
-                cells.append(cell)
-                origins.append((-1, -1))
-                for _ in 0..<columnSpan {
-                    for offset in 0..<max(rowSpan, 1) {
-                        budget -= 1
-                        if budget < 0 { break layout }
-                        let target = rowIndex + offset
-                        while column < slots[target].count, slots[target][column] >= 0 { column += 1; budget -= 1 }
-                        while slots[target].count <= column { slots[target].append(-1); budget -= 1 }
-                        slots[target][column] = index
-                        if origins[Int(index)].row < 0 { origins[Int(index)] = (target, column) }
-                    }
-                    column += 1
-                }
-            }
-        }
-        // A cell cut off by the budget before its first slot is not on the grid.
-        if let last = origins.last, last.row < 0 {
-            cells.removeLast()
-            origins.removeLast()
-        }
-        for (index, cell) in cells.enumerated() { indexes[cell.position] = index }
+        layout = TableLayout(table: table, spans: .axe)
+        for (index, cell) in layout.cells.enumerated() { indexes[cell.position] = index }
     }
 
-    /// A span attribute as the DOM reads it: 1 when absent or invalid, nil for an explicit 0.
-    private static func span(_ value: String?, limit: Int) -> Int? {
-        guard let value else { return 1 }
-        let digits = value.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
-        guard let number = Int(digits.prefix(6)) else { return 1 }
-        return number == 0 ? nil : min(number, limit)
-    }
+    private var cells: [Element] { layout.cells }
+    private var slots: [[Int32]] { layout.slots }
+    private var origins: [(row: Int, column: Int)] { layout.origins }
 
     /// The slots a cell covers as seen from its origin: its last row down its first column and
     /// its last column along its first row (overlapping spans can push a cell's lower slots
@@ -68,16 +24,10 @@ struct OptInATableGrid {
     private func extents() -> [(lastRow: Int, lastColumn: Int)] {
         origins.enumerated().map { index, origin in
             var lastRow = origin.row, lastColumn = origin.column
-            while slot(row: lastRow + 1, column: origin.column) == index { lastRow += 1 }
-            while slot(row: origin.row, column: lastColumn + 1) == index { lastColumn += 1 }
+            while layout.slot(row: lastRow + 1, column: origin.column) == index { lastRow += 1 }
+            while layout.slot(row: origin.row, column: lastColumn + 1) == index { lastColumn += 1 }
             return (lastRow, lastColumn)
         }
-    }
-
-    private func slot(row: Int, column: Int) -> Int? {
-        guard row >= 0, row < slots.count, column >= 0, column < slots[row].count, slots[row][column] >= 0
-        else { return nil }
-        return Int(slots[row][column])
     }
 
     /// The headers among `headers` that head no cell, as axe's `th-has-data-cells` finds them: a
@@ -102,7 +52,7 @@ struct OptInATableGrid {
         var furthestColumnRight = furthestRowBelow
         for row in slots.indices.reversed() {
             for column in slots[row].indices.reversed() {
-                guard let index = slot(row: row, column: column) else { continue }
+                guard let index = layout.slot(row: row, column: column) else { continue }
                 let countable = !hasHeadersList[index]
                 let below = row + 1 < slots.count && column < slots[row + 1].count ? furthestRowBelow[row + 1][column] : -1
                 let downward = countable && ![.column, .auto].contains(scopes[index]) && extents[index].lastColumn >= column
@@ -133,7 +83,7 @@ struct OptInATableGrid {
 }
 
 /// axe-core's data table heuristics (`isDataTable`), with what needs layout read from markup.
-enum OptInADataTables {
+enum DataTableHeuristics {
     /// Whether the table holds data rather than layout. The markup decides most tables; for the
     /// rest, axe measures cell borders, row colours and the table's width. Static HTML gives these
     /// only through the `border`, `bgcolor` and `width` attributes; otherwise cells are taken to be
@@ -153,10 +103,10 @@ enum OptInADataTables {
         let children = table.children.filter(\.isHTML)
         if children.contains(where: { ["caption", "thead", "tfoot", "colgroup"].contains($0.localName) }) { return true }
 
-        let rows = StructureTables.rows(of: table)
+        let rows = TableStructure.rows(of: table)
         var cellCount = 0
         for row in rows {
-            for cell in StructureTables.cells(of: row) {
+            for cell in TableStructure.cells(of: row) {
                 if cell.localName == "th" { return true }
                 if ["scope", "headers", "abbr"].contains(where: { !(cell.attribute($0) ?? "").isEmpty }) { return true }
                 if ["columnheader", "rowheader"].contains((cell.attribute("role") ?? "").lowercased()) { return true }
@@ -166,7 +116,7 @@ enum OptInADataTables {
         }
         if table.descendants.contains(where: { $0.isHTML && $0.localName == "table" }) { return false }
         if rows.count < 2 { return false }
-        let sampleCells = StructureTables.cells(of: rows[(rows.count + 1) / 2])
+        let sampleCells = TableStructure.cells(of: rows[(rows.count + 1) / 2])
         if sampleCells.count == 1, (sampleCells[0].attribute("colspan").flatMap { Int($0) } ?? 1) <= 1 { return false }
         if sampleCells.count >= 5 { return true }
         // The `border` attribute gives every cell a border.

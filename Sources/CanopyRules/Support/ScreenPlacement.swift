@@ -4,7 +4,7 @@ import CanopyHTML
 /// Where an element is drawn, as far as static HTML tells: axe-core's `is-on-screen` check and
 /// `isOffscreen` read the layout, which Canopy does not have. Style attributes on the element and
 /// its ancestors are the only positions known for sure; any style sheet may still move things.
-enum OptInBScreenPlacement: Equatable {
+enum ScreenPlacement: Equatable {
     /// Not drawn at all: `display:none`, `hidden`, `visibility:hidden` (and simple page style rules).
     case unrendered
     /// Drawn where it stands but invisible: `opacity:0`, or clipped to nothing.
@@ -18,13 +18,13 @@ enum OptInBScreenPlacement: Equatable {
     case inFlow(styledByPage: Bool)
 
     /// Where `element` is drawn on `page`.
-    static func of(_ element: Element, on page: PageContext) -> OptInBScreenPlacement {
+    static func of(_ element: Element, on page: PageContext) -> ScreenPlacement {
         let model = page.accessibility
         if model.isNotRendered(element) || model.isVisibilityHidden(element) { return .unrendered }
         var displacement: String?
         for styled in [element] + Array(element.ancestors) {
             guard let style = styled.attribute("style"), !style.isEmpty else { continue }
-            let declarations = OptInBStyleDeclarations(parsing: style)
+            let declarations = StyleAttributeDeclarations(parsing: style)
             let owner = styled == element ? "its style" : "the style of its <\(styled.localName)> ancestor"
             if let opacity = declarations["opacity"].flatMap(Double.init), opacity <= 0 {
                 return .invisible("\(owner) sets opacity:0")
@@ -58,15 +58,15 @@ enum OptInBScreenPlacement: Equatable {
 
 /// The declarations of a style attribute, by lower-cased property (the last one wins, as in CSS;
 /// `!important` dropped).
-struct OptInBStyleDeclarations {
+struct StyleAttributeDeclarations {
     private var values: [String: String] = [:]
 
     init(parsing text: String) {
         for declaration in text.split(separator: ";") {
             guard let colon = declaration.firstIndex(of: ":") else { continue }
-            let property = OptInBText.trimmed(declaration[..<colon]).lowercased()
-            var value = OptInBText.trimmed(declaration[declaration.index(after: colon)...]).lowercased()
-            if let bang = value.firstIndex(of: "!") { value = OptInBText.trimmed(value[..<bang]) }
+            let property = PlacedText.trimmed(declaration[..<colon]).lowercased()
+            var value = PlacedText.trimmed(declaration[declaration.index(after: colon)...]).lowercased()
+            if let bang = value.firstIndex(of: "!") { value = PlacedText.trimmed(value[..<bang]) }
             guard !property.isEmpty, !value.isEmpty else { continue }
             values[property] = value
         }
@@ -84,7 +84,7 @@ struct OptInBStyleDeclarations {
     /// boxes only) or `clip-path: inset(50%)` and beyond.
     var clipsToNothing: Bool {
         if let clip = values["clip"], clip.hasPrefix("rect("), ["absolute", "fixed"].contains(values["position"] ?? "") {
-            let numbers = clip.dropFirst(5).split(whereSeparator: { " ,)".contains($0) }).map { OptInBLength(String($0)) }
+            let numbers = clip.dropFirst(5).split(whereSeparator: { " ,)".contains($0) }).map { StyleLength(String($0)) }
             if numbers.count == 4, let top = numbers[0].pixels, let right = numbers[1].pixels,
                 let bottom = numbers[2].pixels, let left = numbers[3].pixels, right <= left || bottom <= top
             {
@@ -110,12 +110,12 @@ struct OptInBStyleDeclarations {
         var result = Offset.none
         for property in properties {
             guard let value = values[property] else { continue }
-            let length = OptInBLength(value)
+            let length = StyleLength(value)
             guard let pixels = length.pixels else {
                 if length.isNegative { result = .unknown("\(property):\(value)") }
                 continue
             }
-            if pixels <= -OptInBLength.farOffScreen { return .far("\(property):\(value)") }
+            if pixels <= -StyleLength.farOffScreen { return .far("\(property):\(value)") }
             if pixels < 0, result == .none { result = .unknown("\(property):\(value)") }
         }
         if let transform = values["transform"], transform != "none", result == .none { result = .unknown("transform:\(transform)") }
@@ -125,7 +125,7 @@ struct OptInBStyleDeclarations {
 
 /// A CSS length, in CSS pixels when static HTML can tell (px, unitless zero, em/rem at the
 /// default 16px font size).
-struct OptInBLength {
+struct StyleLength {
     /// An offset this far up or left hides any ordinary element: no link or paragraph is 1000px tall or wide.
     static let farOffScreen = 1000.0
 
@@ -133,7 +133,7 @@ struct OptInBLength {
     let isNegative: Bool
 
     init(_ text: String) {
-        let trimmed = OptInBText.trimmed(text)
+        let trimmed = PlacedText.trimmed(text)
         isNegative = trimmed.hasPrefix("-")
         if let number = Double(trimmed) {
             pixels = number == 0 ? 0 : nil
@@ -148,7 +148,7 @@ struct OptInBLength {
 }
 
 /// Small text helpers the opt-in rules (part B) share.
-enum OptInBText {
+enum PlacedText {
     /// `text` without leading and trailing HTML whitespace.
     static func trimmed<Text: StringProtocol>(_ text: Text) -> String {
         var slice = Substring(text)

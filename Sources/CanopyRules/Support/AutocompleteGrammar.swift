@@ -2,7 +2,7 @@
 /// `section-*` token, an optional `shipping`/`billing`, an optional contact qualifier (`home`,
 /// `work`, ...) that only telephone, email and impp fields take, exactly one field name, and
 /// an optional trailing `webauthn`.
-enum StructureAutocomplete {
+enum AutocompleteGrammar {
     enum Verdict: Equatable {
         case valid
         case invalid

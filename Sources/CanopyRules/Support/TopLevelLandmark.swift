@@ -2,7 +2,7 @@ import CanopyAccessibility
 import CanopyHTML
 
 /// What landmark-banner-is-top-level and landmark-contentinfo-is-top-level share.
-enum OptInBTopLevelLandmark {
+enum TopLevelLandmark {
     private static let sectioningElements = try! SelectorList("article, aside, main, nav, section")
 
     /// axe-core's `landmark-has-body-context-matches`: a `<header>`/`<footer>` inside sectioning

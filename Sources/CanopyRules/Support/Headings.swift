@@ -2,7 +2,7 @@ import CanopyAccessibility
 import CanopyHTML
 
 /// Heading facts shared by the heading rules (empty-heading, heading-order).
-struct StructureHeadings {
+struct Headings {
     let model: AccessibilityModel
 
     init(_ page: PageContext) { self.model = page.accessibility }

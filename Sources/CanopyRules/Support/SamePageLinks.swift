@@ -3,7 +3,7 @@ import CanopyHTML
 import Foundation
 
 /// Links that lead to a place in the same page, as axe-core's skip-link and bypass rules read them.
-struct OptInBSamePageLinks {
+struct SamePageLinks {
     let page: PageContext
 
     init(_ page: PageContext) { self.page = page }

@@ -3,7 +3,7 @@ import CanopyHTML
 
 /// Which explicit roles ARIA in HTML allows on each HTML element, as axe-core's `html-elms`
 /// standard encodes it (axe's own choices kept, e.g. `combobox` allowed on text-like inputs).
-enum OptInAAllowedRoles {
+enum AllowedRoles {
     enum Allowance: Equatable {
         /// Any role may be set.
         case anyRole
