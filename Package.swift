@@ -60,7 +60,7 @@ let package = Package(
         // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
         .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML"]),
         // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.
-        .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyRules"]),
+        .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyRules", "CanopyCrawl"]),
         // Analysis of history: fingerprints, page types, components, issue keys, trends, gate decisions.
         .target(name: "CanopyHistory", dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"]),
         // Every output format: axe JSON, results.jsonl, trend JSON, HTML, CSV, text, JUnit, SARIF, Markdown.
@@ -132,7 +132,7 @@ let package = Package(
             name: "CanopyHistoryTestSupport", dependencies: ["CanopyStore", "CanopyHistory", "CanopyHTML", "CanopyRules"],
             path: "Tests/HistorySupport"
         ),
-        .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyHistory", "CanopyRules", "CanopyHistoryTestSupport"]),
+        .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyCrawl", "CanopyHistory", "CanopyRules", "CanopyHistoryTestSupport"]),
         .testTarget(
             name: "CanopyHistoryTests",
             dependencies: ["CanopyHistory", "CanopyStore", "CanopyHTML", "CanopySyntheticHistory", "CanopyHistoryTestSupport"]

@@ -140,7 +140,7 @@ public struct SiteCrawl: Sendable {
         let tally = AuditTally(resumed: finished)
         let crawler = PageAuditor.crawler(
             crawl: plan, audit: audit, sink: CombinedSink<PageAudit>([storeSink, lines, tally]), progress: progress,
-            resuming: finished.map(FinishedPage.init)
+            resuming: finished.map(\.page)
         )
         guard stopper.attach(crawler) else {
             // Stopped (a signal) between opening the store and the first request: nothing was crawled.
@@ -295,15 +295,5 @@ final class AuditTally: CrawlSink, @unchecked Sendable {
         guard let audit = page.result else { return }
         violations += audit.violationCount
         incomplete += audit.incompleteCount
-    }
-}
-
-extension FinishedPage {
-    /// What resuming a crawl needs of a page the store recorded.
-    init(_ page: RecordedPage) {
-        self.init(
-            url: page.url, depth: page.depth, statusCode: page.statusCode, redirectChain: page.redirectChain, bytes: page.bytes,
-            error: page.error, processed: page.audited, discoveredLinks: page.discoveredLinks
-        )
     }
 }

@@ -104,7 +104,7 @@ struct CrawlResumeTests {
         let summary = try #require(resumed.summary)
         #expect(summary.pagesAudited == fixture.site.auditedCount)
         #expect(summary.resumedPages == recorded.count)
-        #expect(summary.resumedAudited == recorded.filter(\.audited).count)
+        #expect(summary.resumedAudited == recorded.filter(\.processed).count)
         #expect(summary.violations == (try #require(clean.summary)).violations)
         let lines = try fixture.resultLines()
         #expect(lines.count == fixture.site.auditedCount)

@@ -41,13 +41,13 @@ struct GracefulStopTests {
         #expect(ending.stderr.contains("run \(run.id) is marked interrupted and left out of trends"))
 
         let recorded = try store.recordedPages(run: run.id)
-        let audited = recorded.filter(\.audited)
+        let audited = recorded.filter(\.processed)
         #expect(!audited.isEmpty, "the pages finished before the stop are recorded")
         #expect(recorded.filter { $0.error != nil && $0.statusCode == nil }.map(\.url) == [], "transfers the stop abandoned are not recorded as failures")
         let lines = try resultKeys(folder.file("results.jsonl"))
         #expect(lines.all.count == recorded.count)
         #expect(Set(lines.all) == Set(recorded.map(\.url)), "results.jsonl and the store agree")
-        #expect(Set(lines.audited) == Set(audited.map(\.url)))
+        #expect(Set(lines.audited) == Set(audited.map(\.page.url)))
         let summaryFile = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("run-summary.json")))) as? [String: Any]
         #expect(summaryFile?["run"] as? Int == Int(run.id.rawValue))
         #expect((summaryFile?["summary"] as? [String: Any])?["pagesAudited"] as? Int == audited.count)

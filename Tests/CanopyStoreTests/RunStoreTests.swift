@@ -1,3 +1,4 @@
+import CanopyCrawl
 import CanopyHistory
 import CanopyRules
 import Foundation
@@ -97,10 +98,15 @@ struct RunStoreTests {
         ], run: run)
         try store.markInterrupted(run)
         #expect(try store.recordedPages(run: run) == [
-            RecordedPage(url: "https://shop.example/", statusCode: 200, bytes: 10, audited: true, violations: 2, incomplete: 1,
-                         discoveredLinks: ["https://shop.example/old", "https://shop.example/gone"]),
-            RecordedPage(url: "https://shop.example/old", depth: 1, statusCode: 200, redirectChain: ["https://shop.example/new"], bytes: 5, audited: true),
-            RecordedPage(url: "https://shop.example/gone", depth: 1, statusCode: 404, error: "HTTP 404"),
+            RecordedPage(
+                FinishedPage(
+                    url: "https://shop.example/", statusCode: 200, bytes: 10, processed: true,
+                    discoveredLinks: ["https://shop.example/old", "https://shop.example/gone"]
+                ),
+                violations: 2, incomplete: 1
+            ),
+            RecordedPage(FinishedPage(url: "https://shop.example/old", depth: 1, statusCode: 200, redirectChain: ["https://shop.example/new"], bytes: 5, processed: true)),
+            RecordedPage(FinishedPage(url: "https://shop.example/gone", depth: 1, statusCode: 404, error: "HTTP 404")),
         ])
 
         // Recording a page again replaces its links with the new ones.

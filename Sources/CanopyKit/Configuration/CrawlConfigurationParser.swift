@@ -22,19 +22,9 @@ struct CrawlConfigurationParser {
     ]
 
     func parse(_ yaml: String) throws(Diagnostic) -> CrawlConfiguration {
-        let root: YAMLNode
-        do {
-            guard let composed = try Yams.compose(yaml: yaml) else {
-                throw error(nil, "", "the file is empty; expected a mapping with at least `start`")
-            }
-            root = composed
-        } catch let error as Diagnostic {
-            throw error
-        } catch let error as YamlError {
-            throw syntaxError(error)
-        } catch {
-            throw self.error(nil, "", "cannot read the file: \(error)")
-        }
+        let root = try YAMLDiagnostics.root(
+            of: yaml, file: file, kind: .configuration, emptyMessage: "the file is empty; expected a mapping with at least `start`"
+        )
         guard root.mapping != nil else {
             throw error(root, "", "expected a mapping with at least `start`, found \(kind(of: root))")
         }
@@ -526,11 +516,6 @@ struct CrawlConfigurationParser {
     func isNull(_ node: YAMLNode) -> Bool { node.tag.rawValue == Tag.Name.null.rawValue }
 
     func kind(of node: YAMLNode) -> String { YAMLDiagnostics.kind(of: node) }
-
-    func syntaxError(_ error: YamlError) -> Diagnostic {
-        let problem = YAMLDiagnostics.syntaxProblem(error)
-        return Diagnostic.configuration(file: file, line: problem.line, keyPath: "", message: problem.message)
-    }
 
     func closest(to name: String, in candidates: [String]) -> String? { YAMLDiagnostics.closest(to: name, in: candidates) }
 }

@@ -68,19 +68,9 @@ private struct RuleSetParser {
     }
 
     func parse(_ yaml: String) throws(Diagnostic) -> RuleSet {
-        let root: Node
-        do {
-            guard let composed = try Yams.compose(yaml: yaml) else {
-                throw error(nil, "", "the file is empty; expected a mapping with a `rules` or `tags` key")
-            }
-            root = composed
-        } catch let error as Diagnostic {
-            throw error
-        } catch let error as YamlError {
-            throw syntaxError(error)
-        } catch {
-            throw self.error(nil, "", "cannot read the file: \(error)")
-        }
+        let root = try YAMLDiagnostics.root(
+            of: yaml, file: file, kind: .ruleSet, emptyMessage: "the file is empty; expected a mapping with a `rules` or `tags` key"
+        )
         guard let mapping = root.mapping else {
             throw error(root, "", "expected a mapping with a `rules` or `tags` key, found \(kind(of: root))")
         }
@@ -230,11 +220,6 @@ private struct RuleSetParser {
     }
 
     func kind(of node: Node) -> String { YAMLDiagnostics.kind(of: node) }
-
-    func syntaxError(_ error: YamlError) -> Diagnostic {
-        let problem = YAMLDiagnostics.syntaxProblem(error)
-        return Diagnostic.ruleSet(file: file, line: problem.line, keyPath: "", message: problem.message)
-    }
 
     /// The catalog id within two edits of a misspelt one, to suggest it.
     func closestRuleID(to id: String) -> String? {

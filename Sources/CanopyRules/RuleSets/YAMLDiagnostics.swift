@@ -33,6 +33,25 @@ public enum YAMLDiagnostics {
         }
     }
 
+    /// The root node of a YAML document, or the problem of the file as a `kind` diagnostic: an
+    /// empty file (`emptyMessage` says what was expected), a syntax error with its line.
+    public static func root(of yaml: String, file: String, kind: Diagnostic.Kind, emptyMessage: String) throws(Diagnostic) -> Node {
+        func problem(_ line: Int?, _ message: String) -> Diagnostic {
+            Diagnostic(kind, message, at: SourceLocation(file: file, line: line))
+        }
+        do {
+            guard let composed = try Yams.compose(yaml: yaml) else { throw problem(nil, emptyMessage) }
+            return composed
+        } catch let error as Diagnostic {
+            throw error
+        } catch let error as YamlError {
+            let syntax = syntaxProblem(error)
+            throw problem(syntax.line, syntax.message)
+        } catch {
+            throw problem(nil, "cannot read the file: \(error)")
+        }
+    }
+
     /// The candidate within two edits of a misspelt name, to suggest it; the nearest wins.
     public static func closest(to name: String, in candidates: [String]) -> String? {
         candidates.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0

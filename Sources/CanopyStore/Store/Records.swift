@@ -1,3 +1,4 @@
+import CanopyCrawl
 import CanopyRules
 import Foundation
 
@@ -122,42 +123,21 @@ public struct PageRecord: Sendable {
     }
 }
 
-/// What resuming a run needs of a page the run already recorded: enough to count it in the
-/// crawl's summary and to find the pages it led to, without fetching it again.
+/// What resuming a run needs of a page the run already recorded: what the crawl needs to count it
+/// and to find the pages it led to without fetching it again, and what its audit found.
+@dynamicMemberLookup
 public struct RecordedPage: Sendable, Equatable {
-    /// The URL as the crawl planned it.
-    public var url: String
-    public var depth: Int
-    public var statusCode: Int?
-    /// Each URL redirected through, not including `url`.
-    public var redirectChain: [String]
-    public var bytes: Int?
-    public var error: String?
-    /// Parsed and audited (as opposed to failed, not HTML, or redirected elsewhere).
-    public var audited: Bool
+    public var page: FinishedPage
     public var violations: Int
     public var incomplete: Int
-    /// `PageRecord.discoveredLinks`.
-    public var discoveredLinks: [String]
 
-    public init(
-        url: String, depth: Int = 0, statusCode: Int? = nil, redirectChain: [String] = [], bytes: Int? = nil, error: String? = nil,
-        audited: Bool = false, violations: Int = 0, incomplete: Int = 0, discoveredLinks: [String] = []
-    ) {
-        self.url = url
-        self.depth = depth
-        self.statusCode = statusCode
-        self.redirectChain = redirectChain
-        self.bytes = bytes
-        self.error = error
-        self.audited = audited
+    public init(_ page: FinishedPage, violations: Int = 0, incomplete: Int = 0) {
+        self.page = page
         self.violations = violations
         self.incomplete = incomplete
-        self.discoveredLinks = discoveredLinks
     }
 
-    /// Where the page's redirects ended: the URL its content and results are under.
-    public var finalURL: String { redirectChain.last ?? url }
+    public subscript<Value>(dynamicMember keyPath: KeyPath<FinishedPage, Value>) -> Value { page[keyPath: keyPath] }
 }
 
 /// A finding of a crawled page as the store takes it: the rule's finding, with who owns the

@@ -1,3 +1,4 @@
+import CanopyCrawl
 import CanopyRules
 import Foundation
 
@@ -280,12 +281,12 @@ public final class RunStore: @unchecked Sendable {
                 [runValue]
             ) { row in
                 let found = counts[row.int64(0)]
-                return RecordedPage(
+                let page = FinishedPage(
                     url: row.string(1), depth: row.int(2), statusCode: row.optionalInt(3), redirectChain: Lines.split(row.string(4)),
-                    bytes: row.optionalInt(5), error: row.optionalString(6), audited: row.int(7) != 0,
-                    violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0,
+                    bytes: row.optionalInt(5), error: row.optionalString(6), processed: row.int(7) != 0,
                     discoveredLinks: row.optionalString(8).map(Lines.split) ?? []
                 )
+                return RecordedPage(page, violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0)
             }
         } }
     }
