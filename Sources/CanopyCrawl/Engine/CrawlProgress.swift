@@ -22,7 +22,8 @@ public enum Verbosity: Sendable, Comparable {
     case quiet, normal, verbose
 }
 
-/// Turns progress into output: on a terminal, one line rewritten in place a few times a second;
+/// Turns progress into output (a live terminal line is not a log record, which is why this is not
+/// swift-log): on a terminal, one line rewritten in place a few times a second;
 /// when piped or in CI, a plain log line every `logInterval` seconds, so logs stay readable.
 /// Between `start` and `finish` it also asks for progress every `heartbeat` seconds, so a
 /// crawl that is stuck on slow pages still says where it stands.

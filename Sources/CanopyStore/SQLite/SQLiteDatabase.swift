@@ -1,6 +1,11 @@
 import CSQLite
 import Foundation
 
+// SQLite's C API, wrapped by hand rather than through GRDB: every statement here is an `SQL`
+// value, which can only be made from string literals, so no query is ever built from crawled
+// data — a guarantee GRDB's string APIs do not give — and the wrapper is smaller than the
+// dependency's build on a two-core CI machine.
+
 /// A failed SQLite call, with SQLite's own message and the statement it came from.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// SQLite's primary result code (e.g. `SQLITE_BUSY` is 5, `SQLITE_CONSTRAINT` 19).
