@@ -46,7 +46,9 @@ let package = Package(
         .target(name: "CanopyDiagnostics"),
         // HTML/DOM layer: parsing, browser-faithful tree repair, selectors, targets.
         .target(name: "CanopyHTML", dependencies: ["CLibXML2"]),
-        // Accessibility model: what static HTML tells about visibility and roles.
+        // Styles: CSS syntax, stylesheets, media queries, the cascade and computed values.
+        .target(name: "CanopyStyle", dependencies: ["CanopyHTML"]),
+        // Accessibility model: what static HTML and its styles tell about visibility and roles.
         .target(name: "CanopyAccessibility", dependencies: ["CanopyHTML"]),
         // Rule engine, audit context and the rules themselves.
         .target(
@@ -118,6 +120,7 @@ let package = Package(
         .target(name: "CanopyXMLSchema", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaSupport"),
 
         .testTarget(name: "CanopyHTMLTests", dependencies: ["CanopyHTML", "CanopyTestSupport"]),
+        .testTarget(name: "CanopyStyleTests", dependencies: ["CanopyStyle", "CanopyHTML"]),
         .testTarget(name: "CanopyAccessibilityTests", dependencies: ["CanopyAccessibility", "CanopyHTML"]),
         .testTarget(
             name: "CanopyRulesTests",
