@@ -184,8 +184,10 @@ enum SelectorMatcher {
         switch pseudoClass {
         case .not(let list):
             return !matches(list, element)
-        case .isAny(let list):
+        case .isAny(let list), .whereAny(let list):
             return matches(list, element)
+        case .never:
+            return false
         case .has(let relatives):
             return relatives.contains { matchesRelative($0, anchor: element) }
         case .firstChild:

@@ -5,6 +5,9 @@
 struct SelectorParser {
     private var scanner: CSSScanner
     private let text: String
+    private let dialect: SelectorDialect
+    /// The pseudo-element of the complex selector being parsed (stylesheet dialect only).
+    private var pseudoElement: String?
     /// `:has()` may not contain `:has()`, at any depth.
     private var insideHas = false
     /// How many functional pseudo-classes (`:not(`, `:is(`, `:nth-child(… of`) are open. Parsing
@@ -13,8 +16,9 @@ struct SelectorParser {
     private var nesting = 0
     static let maximumNesting = 32
 
-    init(_ text: String) {
+    init(_ text: String, dialect: SelectorDialect = .query) {
         self.text = text
+        self.dialect = dialect
         self.scanner = CSSScanner(text)
     }
 
@@ -68,11 +72,15 @@ struct SelectorParser {
 
     /// Parses compounds and combinators. `leading` is the combinator of a relative (`:has`) selector.
     private mutating func parseComplex(leading: Combinator?) throws(SelectorParseError) -> ComplexSelector {
+        pseudoElement = nil
         var compounds: [CompoundSelector] = [try parseCompound(after: leading)]
         var combinators: [Combinator] = []
         while true {
             let hadWhitespace = scanner.skipWhitespace()
             guard let scalar = scanner.current, scalar != ",", scalar != ")" else { break }
+            if let pseudoElement {
+                throw error(at: scanner.index, "nothing may follow the pseudo-element \"::\(pseudoElement)\" but user-action pseudo-classes")
+            }
             let combinator: Combinator
             switch scalar {
             case ">": combinator = .child
@@ -90,7 +98,10 @@ struct SelectorParser {
             combinators.append(combinator)
         }
         // Stored right to left, the order matching walks.
-        return ComplexSelector(compounds: compounds.reversed(), combinators: combinators.reversed())
+        var complex = ComplexSelector(compounds: compounds.reversed(), combinators: combinators.reversed())
+        complex.pseudoElement = pseudoElement
+        pseudoElement = nil
+        return complex
     }
 
     // MARK: Compound selectors
@@ -129,7 +140,16 @@ struct SelectorParser {
             case "[":
                 conditions.append(.attribute(try parseAttribute()))
             case ":":
-                conditions.append(.pseudoClass(try parsePseudoClass()))
+                if dialect == .stylesheet, let name = try parsePseudoElementIfAny() {
+                    guard pseudoElement == nil else { throw error(at: scanner.index, "two pseudo-elements in one selector") }
+                    pseudoElement = name
+                } else if pseudoElement != nil {
+                    // `::before:hover`: only user-action states may follow, and none holds at rest.
+                    _ = try parsePseudoClass()
+                    conditions.append(.pseudoClass(.never))
+                } else {
+                    conditions.append(.pseudoClass(try parsePseudoClass()))
+                }
             case "*":
                 throw error(at: scanner.index, "\"*\" must come first in a compound selector")
             case "|":
@@ -142,7 +162,7 @@ struct SelectorParser {
             }
         }
 
-        guard sawTypeOrUniversal || !conditions.isEmpty else {
+        guard sawTypeOrUniversal || !conditions.isEmpty || pseudoElement != nil else {
             let position = scanner.index
             guard let scalar = scanner.current else {
                 throw error(at: position, combinator.map { "expected a selector after \"\($0.symbol)\"" } ?? "expected a selector")
@@ -286,6 +306,8 @@ struct SelectorParser {
             case "not", "is", "where", "has", "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type":
                 throw error(at: colon, "\":\(written)\" needs an argument in parentheses")
             default:
+                // At rest nobody hovers, focuses or has visited anything: such selectors match nothing.
+                if dialect == .stylesheet, Self.dynamicPseudoClasses.contains(name) { return .never }
                 throw error(at: colon, unsupportedPseudoClass(written, name: name, functional: false))
             }
         }
@@ -299,8 +321,10 @@ struct SelectorParser {
         switch name {
         case "not":
             result = .not(try parseComplexList(closing: ":" + written))
-        case "is", "where":
+        case "is":
             result = .isAny(try parseComplexList(closing: ":" + written))
+        case "where":
+            result = .whereAny(try parseComplexList(closing: ":" + written))
         case "has":
             guard !insideHas else { throw error(at: colon, "\":has()\" cannot be nested inside \":has()\"") }
             insideHas = true
@@ -334,6 +358,44 @@ struct SelectorParser {
         }
         scanner.index += 1
         return result
+    }
+
+    /// In a stylesheet, `::name`, `::name(...)` and the four legacy one-colon pseudo-elements
+    /// select a part of an element: returns the name (lowercased) after consuming it, or nil with
+    /// nothing consumed when a pseudo-class follows instead.
+    private mutating func parsePseudoElementIfAny() throws(SelectorParseError) -> String? {
+        let colon = scanner.index
+        guard insideFunctionalPseudoClass == false else { return nil }
+        if scanner.peek(1) == ":" {
+            scanner.index += 2
+            guard scanner.startsIdentifier else { throw error(at: colon, "expected a pseudo-element name after \"::\"") }
+            let name = CSSSyntax.asciiLowercased(scanner.consumeName())
+            if scanner.current == "(" { try skipBalancedParentheses(openedAt: colon) }
+            return name
+        }
+        let start = scanner.index
+        scanner.index += 1
+        if scanner.startsIdentifier {
+            let name = CSSSyntax.asciiLowercased(scanner.consumeName())
+            if Self.legacyPseudoElements.contains(name), scanner.current != "(" { return name }
+        }
+        scanner.index = start
+        return nil
+    }
+
+    private var insideFunctionalPseudoClass: Bool { nesting > 0 }
+
+    private mutating func skipBalancedParentheses(openedAt start: Int) throws(SelectorParseError) {
+        var depth = 0
+        while let scalar = scanner.current {
+            scanner.index += 1
+            if scalar == "(" { depth += 1 }
+            if scalar == ")" {
+                depth -= 1
+                if depth == 0 { return }
+            }
+        }
+        throw error(at: start, "expected \")\" to close the pseudo-element's argument")
     }
 
     private func unsupportedPseudoClass(_ written: String, name: String, functional: Bool) -> String {

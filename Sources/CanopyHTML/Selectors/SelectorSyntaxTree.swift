@@ -6,6 +6,17 @@ struct ComplexSelector: Sendable, Hashable {
     var compounds: [CompoundSelector]
     /// `combinators[i]` joins `compounds[i]` to `compounds[i + 1]` (the one on its left).
     var combinators: [Combinator]
+    /// `before` for `p::before` (stylesheet dialect only): the rule styles that part, not the element.
+    var pseudoElement: String? = nil
+}
+
+/// Which selectors the parser accepts.
+enum SelectorDialect: Sendable {
+    /// Exclude lists, rule selectors, queries: anything that cannot be decided statically is an error.
+    case query
+    /// Style rules: pseudo-elements are kept aside and dynamic pseudo-classes match nothing, as
+    /// they do on a page nobody touches.
+    case stylesheet
 }
 
 enum Combinator: Sendable, Hashable {
@@ -153,8 +164,11 @@ struct RelativeSelector: Sendable, Hashable {
 
 enum PseudoClass: Sendable, Hashable {
     case not([ComplexSelector])
-    /// `:is()` and `:where()` match alike; they differ only in specificity, which we do not compute.
     case isAny([ComplexSelector])
+    /// Matches as `:is()` does, with no specificity.
+    case whereAny([ComplexSelector])
+    /// A dynamic pseudo-class in a stylesheet (`:hover`): false on a page at rest.
+    case never
     case has([RelativeSelector])
     case firstChild, lastChild, onlyChild
     case firstOfType, lastOfType, onlyOfType
@@ -168,10 +182,11 @@ enum PseudoClass: Sendable, Hashable {
 
     var cost: Int {
         switch self {
+        case .never: return 0
         case .root, .empty, .link, .checked, .firstChild, .lastChild, .onlyChild: return 2
         case .disabled, .enabled, .firstOfType, .lastOfType, .onlyOfType: return 3
         case .nthChild, .nthLastChild, .nthOfType, .nthLastOfType: return 3
-        case .not, .isAny: return 4
+        case .not, .isAny, .whereAny: return 4
         case .has: return 5
         }
     }

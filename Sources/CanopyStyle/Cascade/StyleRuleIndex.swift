@@ -1,0 +1,264 @@
+import CanopyHTML
+
+/// Every style rule that applies to a page on the viewport, flattened out of its sheets,
+/// conditions, layers and imports, with the cascade priority of each already decided, and filed
+/// by the subject of its selector so that an element is tested only against rules that can match.
+///
+/// Built once per distinct set of sheets (most pages of a site share theirs) and shared by all
+/// pages that use it; immutable, so workers read it without locks.
+public final class StyleRuleIndex: Sendable {
+    struct IndexedRule: Sendable {
+        let selector: StyleSelector
+        let block: Int32
+        /// Cascade priority of the block's normal and important declarations (higher wins).
+        let normalKey: UInt64
+        let importantKey: UInt64
+    }
+
+    let rules: [IndexedRule]
+    let blocks: [DeclarationBlock]
+    /// Rules by subject, for all properties and for the ones the visibility pass reads.
+    let allRules: RuleBuckets
+    let visibilityRules: RuleBuckets
+    /// Rules that style a pseudo-element, by pseudo-element name.
+    let pseudoElementRules: [String: RuleBuckets]
+    /// Sheets that could not be loaded.
+    public let failures: [StyleSheetFailure]
+    /// Rules dropped by the parser (bad syntax, selectors Canopy cannot match), over all sheets.
+    public let droppedRules: Int
+    /// Rules under conditions no static view can decide (`@container`): not applied.
+    public let undecidableRules: Int
+    /// Properties some author rule declares: a property no rule declares is computed without
+    /// matching a single selector.
+    public let authorDeclared: PropertySet
+    /// Whether the page has author styles at all.
+    public var isEmpty: Bool { rules.count == userAgentRuleCount }
+    let userAgentRuleCount: Int
+
+    public static let visibilityProperties = PropertySet([.display, .visibility, .contentVisibility])
+
+    /// Flattens `references` (the page's sheets in order) for `viewport`; `loader` fetches linked
+    /// and imported sheets (nil: they count as failed).
+    public init(references: [StyleSheetReference], pageURL: String?, viewport: Viewport, loader: (any StyleSheetLoading)?) {
+        var builder = Builder(viewport: viewport, loader: loader)
+        builder.addUserAgentRules()
+        for reference in references {
+            let media = reference.media.map(MediaQueryList.init)
+            guard media?.matches(viewport) ?? true else { continue }
+            switch reference.source {
+            case .embedded(let text):
+                builder.add(ParsedStyleSheet(parsing: text), layer: nil, base: pageURL, importChain: [])
+            case .linked(let href):
+                builder.addLinked(href, base: pageURL, layer: nil, importChain: [])
+            }
+        }
+        let ranks = builder.layers.ranks()
+        var rules: [IndexedRule] = []
+        rules.reserveCapacity(builder.pending.count)
+        var authorDeclared = PropertySet()
+        for (order, pending) in builder.pending.enumerated() {
+            let rank = pending.isUserAgent ? 0 : ranks[pending.layer] + 1
+            let specificity = UInt64(pending.selector.specificity.packed)
+            let orderBits = UInt64(min(order, (1 << 22) - 1))
+            let normal = UInt64(rank) << 52 | specificity << 22 | orderBits
+            let important = 1 << 63 | UInt64(2046 - rank) << 52 | specificity << 22 | orderBits
+            rules.append(IndexedRule(selector: pending.selector, block: pending.block, normalKey: normal, importantKey: important))
+            if !pending.isUserAgent { authorDeclared.formUnion(builder.blocks[Int(pending.block)].declared) }
+        }
+        self.rules = rules
+        self.blocks = builder.blocks
+        self.failures = builder.failures
+        self.droppedRules = builder.dropped
+        self.undecidableRules = builder.undecidable
+        self.authorDeclared = authorDeclared
+        self.userAgentRuleCount = builder.userAgentRuleCount
+        let blocks = builder.blocks
+        allRules = RuleBuckets(rules, where: { $0.selector.pseudoElement == nil })
+        visibilityRules = RuleBuckets(rules, where: {
+            $0.selector.pseudoElement == nil && blocks[Int($0.block)].declared.intersects(Self.visibilityProperties)
+        })
+        var pseudo: [String: RuleBuckets] = [:]
+        for name in Set(rules.compactMap(\.selector.pseudoElement)) {
+            pseudo[name] = RuleBuckets(rules, where: { $0.selector.pseudoElement == name })
+        }
+        pseudoElementRules = pseudo
+    }
+
+    /// Inline styles beat every rule of their importance.
+    static let inlineNormalKey: UInt64 = 2047 << 52
+    static let inlineImportantKey: UInt64 = 1 << 63 | 2047 << 52
+
+    private struct PendingRule {
+        let selector: StyleSelector
+        let block: Int32
+        let layer: Int
+        let isUserAgent: Bool
+    }
+
+    private struct Builder {
+        let viewport: Viewport
+        let loader: (any StyleSheetLoading)?
+        var pending: [PendingRule] = []
+        var blocks: [DeclarationBlock] = []
+        var failures: [StyleSheetFailure] = []
+        var dropped = 0
+        var undecidable = 0
+        var layers = LayerTree()
+        var userAgentRuleCount = 0
+        private var addingUserAgent = false
+        /// Imports deeper than this are not followed: real sites use two or three levels.
+        static let maximumImportDepth = 8
+
+        init(viewport: Viewport, loader: (any StyleSheetLoading)?) {
+            self.viewport = viewport
+            self.loader = loader
+        }
+
+        mutating func addUserAgentRules() {
+            addingUserAgent = true
+            add(UserAgentStyles.sheet, layer: nil, base: nil, importChain: [])
+            addingUserAgent = false
+            userAgentRuleCount = pending.count
+        }
+
+        mutating func addLinked(_ href: String, base: String?, layer: Int?, importChain: [String]) {
+            guard let loader else {
+                failures.append(StyleSheetFailure(url: href, reason: "linked stylesheets are not loaded here"))
+                return
+            }
+            switch loader.load(href, relativeTo: base) {
+            case .failed(let url, let reason):
+                failures.append(StyleSheetFailure(url: url, reason: reason))
+            case .loaded(let url, let sheet):
+                guard !importChain.contains(url) else { return }  // an import cycle: the sheet is already applied
+                guard importChain.count < Self.maximumImportDepth else {
+                    failures.append(StyleSheetFailure(url: url, reason: "imports nest deeper than \(Self.maximumImportDepth) levels"))
+                    return
+                }
+                add(sheet, layer: layer, base: url, importChain: importChain + [url])
+            }
+        }
+
+        mutating func add(_ sheet: ParsedStyleSheet, layer: Int?, base: String?, importChain: [String]) {
+            dropped += sheet.droppedRules
+            walk(sheet.items, layer: layer ?? LayerTree.unlayered, base: base, importChain: importChain)
+        }
+
+        private mutating func walk(_ items: [SheetItem], layer: Int, base: String?, importChain: [String]) {
+            for item in items {
+                switch item {
+                case .style(let rule):
+                    let blockIndex = Int32(blocks.count)
+                    blocks.append(rule.declarations)
+                    for selector in rule.selectors {
+                        pending.append(PendingRule(selector: selector, block: blockIndex, layer: layer, isUserAgent: addingUserAgent))
+                    }
+                case .conditional(let condition, let inner):
+                    switch condition {
+                    case .media(let media):
+                        if media.matches(viewport) { walk(inner, layer: layer, base: base, importChain: importChain) }
+                    case .supports(let supports):
+                        if supports.holds { walk(inner, layer: layer, base: base, importChain: importChain) }
+                    case .undecidable:
+                        undecidable += Self.ruleCount(inner)
+                    }
+                case .layerBlock(let name, let inner):
+                    let child = layers.child(of: layer, named: name)
+                    walk(inner, layer: child, base: base, importChain: importChain)
+                case .layerStatement(let names):
+                    for name in names { _ = layers.child(of: layer, named: name) }
+                case .importRule(let rule):
+                    guard rule.media?.matches(viewport) ?? true, rule.supports?.holds ?? true else { continue }
+                    let importLayer = rule.layer.map { layers.child(of: layer, named: $0.isEmpty ? nil : $0) } ?? layer
+                    addLinked(rule.url, base: base, layer: importLayer, importChain: importChain)
+                }
+            }
+        }
+
+        private static func ruleCount(_ items: [SheetItem]) -> Int {
+            items.reduce(0) { count, item in
+                switch item {
+                case .style: return count + 1
+                case .conditional(_, let inner), .layerBlock(_, let inner): return count + ruleCount(inner)
+                default: return count
+                }
+            }
+        }
+    }
+}
+
+/// Cascade layers in the order they were first named. A layer's own rules come after (win over)
+/// the rules of its sublayers, and unlayered rules win over every layer.
+struct LayerTree {
+    static let unlayered = 0
+    private var names: [[String: Int]] = [[:]]
+    private var childOrder: [[Int]] = [[]]
+
+    /// The layer `name` (a dotted path) under `parent`, registered on first use; a new anonymous
+    /// layer when `name` is nil.
+    mutating func child(of parent: Int, named name: LayerName?) -> Int {
+        guard let name else { return newNode(under: parent, key: nil) }
+        var node = parent
+        for part in name { node = names[node][part] ?? newNode(under: node, key: part) }
+        return node
+    }
+
+    private mutating func newNode(under parent: Int, key: String?) -> Int {
+        let node = names.count
+        names.append([:])
+        childOrder.append([])
+        if let key { names[parent][key] = node }
+        childOrder[parent].append(node)
+        return node
+    }
+
+    /// Rank of each node (higher wins for normal declarations): children in order, then the parent.
+    func ranks() -> [Int] {
+        var ranks = [Int](repeating: 0, count: names.count)
+        var next = 0
+        func visit(_ node: Int) {
+            for child in childOrder[node] { visit(child) }
+            ranks[node] = next
+            next += 1
+        }
+        visit(Self.unlayered)
+        // Leave room below 2046 for the user-agent origin (rank 0 after the shift by one).
+        return ranks.map { min($0, 2044) }
+    }
+}
+
+/// Rule indices filed by the most selective part of their subject.
+struct RuleBuckets: Sendable {
+    private(set) var byID: [String: [Int32]] = [:]
+    private(set) var byClass: [String: [Int32]] = [:]
+    private(set) var byName: [String: [Int32]] = [:]
+    private(set) var everyElement: [Int32] = []
+    let isEmpty: Bool
+
+    init(_ rules: [StyleRuleIndex.IndexedRule], where include: (StyleRuleIndex.IndexedRule) -> Bool) {
+        var count = 0
+        for (index, rule) in rules.enumerated() where include(rule) {
+            count += 1
+            let position = Int32(index)
+            switch rule.selector.bucket {
+            case .id(let id): byID[id, default: []].append(position)
+            case .className(let name): byClass[name, default: []].append(position)
+            case .localName(let name): byName[name, default: []].append(position)
+            case .everyElement: everyElement.append(position)
+            }
+        }
+        isEmpty = count == 0
+    }
+
+    /// Rules that may match `element`, in no particular order.
+    func candidates(for element: Element, into result: inout [Int32]) {
+        result.append(contentsOf: everyElement)
+        if let list = byName[element.localName] { result.append(contentsOf: list) }
+        if !byID.isEmpty, let id = element.id, let list = byID[id] { result.append(contentsOf: list) }
+        if !byClass.isEmpty, let classes = element.attribute("class") {
+            for name in classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }) {
+                if let list = byClass[String(name)] { result.append(contentsOf: list) }
+            }
+        }
+    }
+}
