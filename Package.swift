@@ -49,11 +49,11 @@ let package = Package(
         // Styles: CSS syntax, stylesheets, media queries, the cascade and computed values.
         .target(name: "CanopyStyle", dependencies: ["CanopyHTML"]),
         // Accessibility model: what static HTML and its styles tell about visibility and roles.
-        .target(name: "CanopyAccessibility", dependencies: ["CanopyHTML"]),
+        .target(name: "CanopyAccessibility", dependencies: ["CanopyHTML", "CanopyStyle"]),
         // Rule engine, audit context and the rules themselves.
         .target(
             name: "CanopyRules",
-            dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyAccessibility", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyStyle", "CanopyAccessibility", .product(name: "Yams", package: "Yams")],
             plugins: ["RuleCatalogPlugin"]
         ),
         // Lists the rule types declared under Sources/CanopyRules/Rules, at build time.

@@ -1,4 +1,5 @@
 import CanopyHTML
+import CanopyStyle
 
 /// What static HTML tells about a page's accessibility tree: which elements are hidden from
 /// assistive technology, their roles, focusability, accessible names and descriptions.
@@ -9,6 +10,8 @@ import CanopyHTML
 /// uses it from one thread.
 public final class AccessibilityModel {
     public let document: Document
+    /// The page's cascade: what its stylesheets and style attributes compute for each element.
+    public let styles: ComputedStyles
     /// Indexed by element position: hidden from assistive technology (and so from most rules).
     private let hiddenFromAT: [Bool]
     /// Indexed by element position: not rendered at all (display:none and friends), regardless of ARIA.
@@ -65,8 +68,15 @@ public final class AccessibilityModel {
     /// The budget for a page of `elementCount` elements: far above what real pages use.
     public static func defaultNameStepBudget(elementCount: Int) -> Int { 250_000 + 50 * elementCount }
 
+    /// A model styled by the page's `<style>` elements and `style` attributes only.
     public convenience init(document: Document) {
         self.init(document: document, sharesWalks: true)
+    }
+
+    /// A model styled by `styles`, whose name computations stop after `nameStepBudget` visited
+    /// elements (nil: the default budget).
+    public convenience init(document: Document, styles: ComputedStyles, nameStepBudget: Int? = nil) {
+        self.init(document: document, sharesWalks: true, nameStepBudget: nameStepBudget, styles: styles)
     }
 
     /// A model whose name computations stop after `nameStepBudget` visited elements.
@@ -74,8 +84,10 @@ public final class AccessibilityModel {
         self.init(document: document, sharesWalks: true, nameStepBudget: nameStepBudget)
     }
 
-    init(document: Document, sharesWalks: Bool, nameStepBudget: Int? = nil) {
+    init(document: Document, sharesWalks: Bool, nameStepBudget: Int? = nil, styles: ComputedStyles? = nil) {
         self.document = document
+        let styles = styles ?? StyleEnvironment.embeddedOnly().styles(for: document)
+        self.styles = styles
         self.sharesWalks = sharesWalks
         self.nameStepBudget = nameStepBudget ?? Self.defaultNameStepBudget(elementCount: document.elementCount)
         let count = document.elementCount
@@ -84,23 +96,30 @@ public final class AccessibilityModel {
         var visibilityHidden = [Bool](repeating: false, count: count)
         var hiddenForGood = [Bool](repeating: false, count: count)
         var inert = [Bool](repeating: false, count: count)
-        let pageStyles = PageStyleRules(document: document)
         let attributeFlags = VisibilityAttributes.flags(in: document)
+        // Without author rules for them, only style attributes can set the visibility properties.
+        let sheetsMayHide = styles.index.authorDeclared.intersects(StyleRuleIndex.visibilityProperties)
+        var contentSkipped = [Bool](repeating: false, count: count)
         for element in document.elements {
             let position = element.position
             let parent = element.parent
             let parentPosition = parent?.position
             let attributes = VisibilityAttributes(attributeFlags[position])
-            var style = InlineStyle(parsing: attributes.style ? element.attribute("style") : nil)
-            if !pageStyles.isEmpty, let sheetStyle = pageStyles.style(for: element) {
-                style = sheetStyle.overridden(by: style)
-            }
-            let parentNotRendered = parentPosition.map { notRendered[$0] } ?? false
+            let styled = sheetsMayHide || attributes.style
+            let parentNotRendered = parentPosition.map { notRendered[$0] || contentSkipped[$0] } ?? false
             let unrendered =
-                parentNotRendered || style.displayNone == true
+                parentNotRendered || (styled && styles.value(.display, of: element).lowercased() == "none")
                 || Self.isNeverRendered(element, parent: parent, hasHiddenAttribute: attributes.hidden)
+            // `content-visibility: hidden` keeps the element's box but skips its contents.
+            contentSkipped[position] = styled && styles.value(.contentVisibility, of: element).lowercased() == "hidden"
             let inheritedVisibility = parentPosition.map { visibilityHidden[$0] } ?? false
-            let invisible = style.visibility.map { $0 == .hidden } ?? inheritedVisibility
+            let invisible: Bool
+            if styled || inheritedVisibility {
+                let visibility = styles.value(.visibility, of: element).lowercased()
+                invisible = visibility == "hidden" || visibility == "collapse"
+            } else {
+                invisible = false
+            }
             notRendered[position] = unrendered
             visibilityHidden[position] = invisible
             // visibility:hidden can be undone by a descendant; aria-hidden, inert and display:none cannot.

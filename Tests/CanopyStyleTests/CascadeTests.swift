@@ -10,6 +10,8 @@ struct MemoryStyleSheets: StyleSheetLoading {
         guard let text = sheets[href] else { return .failed(url: href, reason: "HTTP 404") }
         return .loaded(url: href, sheet: ParsedStyleSheet(parsing: text))
     }
+
+    func resolve(_ href: String, relativeTo base: String?) -> String { href }
 }
 
 func styles(_ html: String, viewport: Viewport = .desktop, sheets: [String: String] = [:]) -> ComputedStyles {

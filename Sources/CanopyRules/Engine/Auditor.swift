@@ -1,4 +1,5 @@
 import CanopyHTML
+import CanopyStyle
 import Foundation
 
 /// Runs rules over a document within a scope and gathers axe-shaped results.
@@ -16,13 +17,17 @@ public struct Auditor: Sendable {
     /// Audits `document` within `scope`. `ruleExclusions` removes further subtrees for single
     /// rules only (by rule id), e.g. `region` under a tracking pixel's container: axe-core's
     /// context applies to every rule alike and cannot say this.
+    /// `styles` gives the page's stylesheets (nil: `<style>` and `style=""` only, linked sheets
+    /// count as not loaded).
     public func audit(
         _ document: Document,
+        styles: StyleEnvironment? = nil,
         scope: AuditScope = .wholeDocument,
         ruleExclusions: [String: [SelectorList]] = [:],
         at date: Date = Date()
     ) -> AuditResult {
-        let page = nameStepBudget.map { PageContext(document: document, nameStepBudget: $0) } ?? PageContext(document: document)
+        let computed = (styles ?? StyleEnvironment.embeddedOnly()).styles(for: document)
+        let page = PageContext(document: document, styles: computed, nameStepBudget: nameStepBudget)
         let inScope = scope.membership(in: document)
         let describer = NodeDescriber(document: document)
         var results: [RuleResult] = []

@@ -1,5 +1,6 @@
 import CanopyAccessibility
 import CanopyHTML
+import CanopyStyle
 
 /// What a rule concludes about one element.
 public enum CheckOutcome: Sendable, Equatable {
@@ -95,6 +96,15 @@ public final class PageContext {
         self.document = document
         self.accessibility = AccessibilityModel(document: document, nameStepBudget: nameStepBudget)
     }
+
+    /// A page styled by `styles` (its stylesheets as loaded by the crawl or check).
+    public init(document: Document, styles: ComputedStyles, nameStepBudget: Int? = nil) {
+        self.document = document
+        self.accessibility = AccessibilityModel(document: document, styles: styles, nameStepBudget: nameStepBudget)
+    }
+
+    /// The page's cascade.
+    public var styles: ComputedStyles { accessibility.styles }
 
     /// The value stored under `key` for this page, computed by `compute` the first time.
     public func memo<Value>(_ key: String, _ compute: () -> Value) -> Value {

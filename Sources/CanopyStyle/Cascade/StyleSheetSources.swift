@@ -13,6 +13,11 @@ public struct StyleSheetReference: Sendable, Hashable {
     /// The `media` attribute, when there is one.
     public let media: String?
 
+    public init(source: Source, media: String?) {
+        self.source = source
+        self.media = media
+    }
+
     /// The page's stylesheets in tree order: `<link rel=stylesheet>` that is neither an alternate
     /// nor disabled, with an href, and `<style>` elements outside `<template>`, each of a CSS type.
     public static func references(in document: Document) -> [StyleSheetReference] {
@@ -53,6 +58,8 @@ public enum StyleSheetLoad: Sendable {
 public protocol StyleSheetLoading: Sendable {
     /// `href` resolved against `base` (the page's or the importing sheet's URL).
     func load(_ href: String, relativeTo base: String?) -> StyleSheetLoad
+    /// The absolute URL (or path) `href` stands for; `load` of the result with any base loads the same.
+    func resolve(_ href: String, relativeTo base: String?) -> String
 }
 
 /// A sheet that could not be used, for the findings it leaves undecided.

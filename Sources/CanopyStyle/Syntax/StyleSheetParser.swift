@@ -174,6 +174,11 @@ struct StyleSheetParser {
         let preludeText = text(from: preludeStart, to: index)
         let selectorText = parentSelector.map { Self.nest(preludeText, inside: $0) } ?? preludeText
         index += 1  // "{"
+        guard depth < Self.maximumDepth else {
+            skipBlockContents()
+            dropped += 1
+            return nil
+        }
         var block = DeclarationBlock()
         var nested: [SheetItem] = []
         enterBlock()
@@ -223,6 +228,11 @@ struct StyleSheetParser {
             return []
         }
         index += 1  // "{"
+        guard depth < Self.maximumDepth else {
+            skipBlockContents()
+            dropped += 1
+            return []
+        }
         enterBlock()
         defer { leaveBlock() }
         switch name {
