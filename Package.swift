@@ -60,7 +60,7 @@ let package = Package(
         .plugin(name: "RuleCatalogPlugin", capability: .buildTool(), dependencies: ["rule-catalog-generator"]),
         .executableTarget(name: "rule-catalog-generator"),
         // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
-        .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML"]),
+        .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML", "CanopyStyle"]),
         // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.
         .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyRules", "CanopyCrawl"]),
         // Analysis of history: fingerprints, page types, components, issue keys, trends, gate decisions.
@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "CanopyKit",
             dependencies: [
-                "CanopyDiagnostics", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
+                "CanopyDiagnostics", "CanopyHTML", "CanopyStyle", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
                 "CanopyLoopbackServer", "CCrypto",
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "canopy",
             dependencies: [
-                "CanopyDiagnostics", "CanopyKit", "CanopyReports", "CanopyCrawl", "CanopyStore", "CanopyRules",
+                "CanopyDiagnostics", "CanopyKit", "CanopyReports", "CanopyCrawl", "CanopyStore", "CanopyRules", "CanopyStyle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

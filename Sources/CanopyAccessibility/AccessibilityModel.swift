@@ -212,6 +212,14 @@ public final class AccessibilityModel {
         return Focusability.isNativelyFocusable(element)
     }
 
+    /// Disabled for users: a disabled form control (or inside a disabled fieldset), or
+    /// `aria-disabled="true"` on the element or an ancestor, as axe-core's isDisabled reads it.
+    public func isDisabled(_ element: Element) -> Bool {
+        if Focusability.isDisabled(element) { return true }
+        if element.attribute("aria-disabled")?.lowercased() == "true" { return true }
+        return element.ancestors.contains { $0.attribute("aria-disabled")?.lowercased() == "true" }
+    }
+
     /// Whether keyboard users reach the element with Tab: focusable and not taken out of the tab
     /// order by a negative `tabindex`.
     public func isTabbable(_ element: Element) -> Bool {

@@ -3,6 +3,7 @@ import CanopyCrawl
 import CanopyHTML
 import CanopyReports
 import CanopyRules
+import CanopyStyle
 import Foundation
 
 /// What `canopy check` does: load each page (file or URL), audit it, and render the findings.
@@ -23,6 +24,8 @@ public struct PageCheck: Sendable {
         public var include: [String]
         public var exclude: [String]
         public var format: Format
+        /// `--viewport`, `--no-styles`: over canopy.yml's `styles`.
+        public var styleOverrides = CrawlOverrides()
 
         public init(
             ruleIDs: [String] = [], ruleSetPath: String? = nil, include: [String] = [], exclude: [String] = [],
@@ -56,6 +59,7 @@ public struct PageCheck: Sendable {
     /// Checks each source: a path to an HTML file or an http(s) URL.
     public func run(sources: [PageSource], options: Options) -> Outcome {
         let auditor: Auditor, scope: AuditScope
+        var styleSettings = CrawlConfiguration.Styles()
         do throws(Diagnostic) {
             var ruleSetPath = options.ruleSetPath, ruleIDs = options.ruleIDs, configured: [SelectorList] = []
             if let path = options.configPath {
@@ -64,7 +68,10 @@ public struct PageCheck: Sendable {
                 ruleSetPath = ruleSetPath ?? configuration.rules.set
                 if ruleIDs.isEmpty { ruleIDs = configuration.rules.only }
                 configured = configuration.exclude
+                styleSettings = configuration.styles
             }
+            if let viewport = options.styleOverrides.viewport { styleSettings.viewport = viewport }
+            if let enabled = options.styleOverrides.stylesEnabled { styleSettings.enabled = enabled }
             auditor = Auditor(rules: try Self.rules(withIDs: ruleIDs, from: try Self.ruleSet(at: ruleSetPath)))
             scope = AuditScope(
                 include: try options.include.map(Self.selector), exclude: configured + (try options.exclude.map(Self.selector))
@@ -73,6 +80,9 @@ public struct PageCheck: Sendable {
             return Outcome(output: "", diagnostics: [error], exitStatus: error.exitStatus)
         }
 
+        // Sheets of a checked page come from wherever it links them: next to the file, or any host.
+        let loader = StyleSheetFetcher(fetcher: fetcher, readsFiles: true) { FetchRequest(url: $0) }
+        let styles = StyleEnvironment(viewport: styleSettings.viewport, loader: styleSettings.enabled ? loader : nil)
         var reports: [String] = []
         var jsonReports: [AxeJSONReport] = []
         var diagnostics: [Diagnostic] = []
@@ -86,7 +96,7 @@ public struct PageCheck: Sendable {
                 status = status.combined(with: error.exitStatus)
                 continue
             }
-            let result = auditor.audit(document, scope: scope, at: now())
+            let result = auditor.audit(document, styles: styles, scope: scope, at: now())
             if !result.violations.isEmpty { status = status.combined(with: .violationsFound) }
             switch options.format {
             case .text: reports.append(TextReport().render(result, source: source.label))

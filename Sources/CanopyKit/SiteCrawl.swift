@@ -138,9 +138,10 @@ public struct SiteCrawl: Sendable {
         outcome.run = run
 
         let tally = AuditTally(resumed: finished)
+        let stylesheets = PageAuditor.styleSheetFetcher(for: plan)
         let crawler = PageAuditor.crawler(
             crawl: plan, audit: audit, sink: CombinedSink<PageAudit>([storeSink, lines, tally]), progress: progress,
-            resuming: finished.map(\.page)
+            resuming: finished.map(\.page), stylesheets: stylesheets
         )
         guard stopper.attach(crawler) else {
             // Stopped (a signal) between opening the store and the first request: nothing was crawled.
@@ -152,7 +153,7 @@ public struct SiteCrawl: Sendable {
         }
         let summary: RunSummary
         do throws(FetchError) {
-            summary = RunSummary(crawl: try crawler.run(), tally: tally)
+            summary = RunSummary(crawl: try crawler.run(), tally: tally, stylesheets: stylesheets.statistics)
         } catch {
             try? store.markInterrupted(run, at: now())
             outcome.interrupted = stopper.wasStopped
@@ -242,6 +243,10 @@ public struct SiteCrawl: Sendable {
         let skippedByScope = summary.skippedByScope.values.reduce(0, +)
         lines.append("  failed \(summary.pagesFailed), error status \(summary.pagesWithErrorStatus), not HTML \(summary.pagesNotHTML); "
             + "skipped: \(skippedByScope) out of scope, \(summary.skippedByRobots) by robots.txt, \(summary.skippedByLimit) over max-pages")
+        if summary.stylesheets.requested > 0 {
+            lines.append("  stylesheets: \(summary.stylesheets.requested) loaded once each for the whole crawl"
+                + (summary.stylesheets.failed > 0 ? ", \(summary.stylesheets.failed) could not be used (results they decide are to review)" : ""))
+        }
         lines.append("  results: \(reports)/results.jsonl, \(reports)/run-summary.json; history: \(store)")
         return lines.joined(separator: "\n")
     }
@@ -253,6 +258,8 @@ public struct RunSummary: Sendable, Equatable, Encodable {
     public var crawl: CrawlSummary
     public var violations = 0
     public var incomplete = 0
+    /// Linked and imported stylesheets the crawl loaded, each once.
+    public var stylesheets = StyleSheetStatistics()
 
     public init(crawl: CrawlSummary, violations: Int = 0, incomplete: Int = 0) {
         self.crawl = crawl
@@ -260,13 +267,14 @@ public struct RunSummary: Sendable, Equatable, Encodable {
         self.incomplete = incomplete
     }
 
-    init(crawl: CrawlSummary, tally: AuditTally) {
+    init(crawl: CrawlSummary, tally: AuditTally, stylesheets: StyleSheetStatistics) {
         self.init(crawl: crawl, violations: tally.violations, incomplete: tally.incomplete)
+        self.stylesheets = stylesheets
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<CrawlSummary, Value>) -> Value { crawl[keyPath: keyPath] }
 
-    private enum CodingKeys: String, CodingKey { case violations, incomplete }
+    private enum CodingKeys: String, CodingKey { case violations, incomplete, stylesheets }
 
     /// One object: the crawl's keys and the audit's side by side, as run-summary.json has them.
     public func encode(to encoder: any Encoder) throws {
@@ -274,6 +282,7 @@ public struct RunSummary: Sendable, Equatable, Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(violations, forKey: .violations)
         try container.encode(incomplete, forKey: .incomplete)
+        try container.encode(stylesheets, forKey: .stylesheets)
     }
 }
 

@@ -20,6 +20,7 @@ struct CheckCommand: ParsableCommand {
     var include: [String] = []
 
     @OptionGroup var exclusions: ExcludeOptions
+    @OptionGroup var styles: StyleOptions
 
     @Option(name: .long, help: "Output format: text or json (axe-core's result shape).")
     var format: PageCheck.Format = .text
@@ -30,6 +31,9 @@ struct CheckCommand: ParsableCommand {
             exclude: exclusions.excludeSelectors, format: format
         )
         options.configPath = configuration.config
+        var overrides = CrawlOverrides()
+        styles.apply(to: &overrides)
+        options.styleOverrides = overrides
         options.environment = ProcessInfo.processInfo.environment
         let pageSources = sources.isEmpty ? [PageSource.bundledSample] : sources.map(PageSource.init(argument:))
         let outcome = PageCheck().run(sources: pageSources, options: options)

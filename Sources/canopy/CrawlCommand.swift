@@ -29,6 +29,7 @@ struct CrawlCommand: ParsableCommand {
     @OptionGroup var fetching: FetchOptions
     @OptionGroup var exclusions: ExcludeOptions
     @OptionGroup var storage: StorageOptions
+    @OptionGroup var styles: StyleOptions
 
     @Option(
         name: .long, defaultAsFlag: "latest", parsing: .next,
@@ -65,6 +66,7 @@ struct CrawlCommand: ParsableCommand {
         fetching.apply(to: &overrides)
         overrides.excludeSelectors = exclusions.excludeSelectors
         storage.apply(to: &overrides)
+        styles.apply(to: &overrides)
         let options = SiteCrawl.Options(
             configPath: configuration.config, overrides: overrides, verbosity: log.verbosity,
             environment: ProcessInfo.processInfo.environment, resume: resumeRequest

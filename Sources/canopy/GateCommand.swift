@@ -65,6 +65,7 @@ struct GateCommand: ParsableCommand {
 
     @OptionGroup var ruleSelection: RuleSelectionOptions
     @OptionGroup var fetching: FetchOptions
+    @OptionGroup var styles: StyleOptions
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
@@ -92,6 +93,7 @@ struct GateCommand: ParsableCommand {
         options.summaryPath = summary
         ruleSelection.apply(to: &options.overrides)
         fetching.apply(to: &options.overrides)
+        styles.apply(to: &options.overrides)
         options.environment = ProcessInfo.processInfo.environment
         let outcome = DeployGate().run(options)
         emit(outcome.messages, quiet: quiet)

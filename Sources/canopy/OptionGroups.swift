@@ -2,6 +2,7 @@ import ArgumentParser
 import CanopyCrawl
 import CanopyDiagnostics
 import CanopyKit
+import CanopyStyle
 import Foundation
 
 // Options several commands share, declared once (`@OptionGroup`): the same flag has the same
@@ -33,6 +34,27 @@ struct RuleSelectionOptions: ParsableArguments {
         overrides.ruleSet = ruleSetPath
         overrides.onlyRules = ruleIDs
     }
+}
+
+/// `--viewport` and `--no-styles`: how pages are styled.
+struct StyleOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The screen media queries are evaluated for, WIDTHxHEIGHT in CSS pixels; replaces styles.viewport (default: 1280x1024).", valueName: "size")
+    )
+    var viewport: Viewport?
+
+    @Flag(name: .customLong("no-styles"), help: "Do not load linked stylesheets (style elements and attributes still apply); the rules they decide answer 'review'.")
+    var noStyles = false
+
+    func apply(to overrides: inout CrawlOverrides) {
+        overrides.viewport = viewport
+        if noStyles { overrides.stylesEnabled = false }
+    }
+}
+
+extension Viewport: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
 }
 
 /// `--store` and `--reports`: where the history and the reports are.

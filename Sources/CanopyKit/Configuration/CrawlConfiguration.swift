@@ -4,6 +4,7 @@ import CanopyCrawl
 import CanopyHTML
 import CanopyReports
 import CanopyRules
+import CanopyStyle
 import Foundation
 
 /// What `canopy crawl` does, as `canopy.yml` says (docs/configuration.md), with a
@@ -163,12 +164,31 @@ public struct CrawlConfiguration: Sendable, Encodable {
         enum CodingKeys: String, CodingKey { case minShare = "min-share" }
     }
 
+    /// How pages are styled: whether linked stylesheets are loaded, and the screen size media
+    /// queries are evaluated for.
+    public struct Styles: Sendable, Encodable, Equatable {
+        /// Load linked stylesheets (`false`: `<style>` and `style=""` only, as a cheaper crawl).
+        public var enabled = true
+        public var viewport = Viewport.desktop
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey { case enabled, viewport }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(enabled, forKey: .enabled)
+            try container.encode(viewport.description, forKey: .viewport)
+        }
+    }
+
     /// Where crawling starts; a crawl needs at least one (see `requireStartURLs()`).
     public var startURLs: [CrawlURL]
     public var sitemaps = Sitemaps.auto
     public var scope = Scope()
     public var limits = Limits()
     public var politeness = Politeness()
+    public var styles = Styles()
     public var auth = Auth()
     public var rules = Rules()
     /// Selectors excluded on every page.
@@ -277,7 +297,7 @@ public struct CrawlConfiguration: Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case start, sitemaps, scope, limits, politeness, auth, rules, exclude
+        case start, sitemaps, scope, limits, politeness, styles, auth, rules, exclude
         case excludeByURL = "exclude-by-url", excludeByRule = "exclude-by-rule", owners, output, components
     }
 
@@ -289,6 +309,9 @@ public struct CrawlConfiguration: Sendable, Encodable {
         try container.encode(scope, forKey: .scope)
         try container.encode(limits, forKey: .limits)
         try container.encode(politeness, forKey: .politeness)
+        // Written only when changed, so that runs recorded before styles existed keep their
+        // configuration digest and stay comparable.
+        if styles != Styles() { try container.encode(styles, forKey: .styles) }
         try container.encode(auth, forKey: .auth)
         try container.encode(rules, forKey: .rules)
         try container.encode(exclude.map(\.text), forKey: .exclude)

@@ -3,6 +3,7 @@ import CanopyHistory
 import CanopyCrawl
 import CanopyHTML
 import CanopyRules
+import CanopyStyle
 import Foundation
 import Yams
 
@@ -17,7 +18,7 @@ struct CrawlConfigurationParser {
     let environment: [String: String]
 
     static let topLevelKeys = [
-        "start", "sitemaps", "scope", "limits", "politeness", "auth", "rules", "exclude", "exclude-by-url",
+        "start", "sitemaps", "scope", "limits", "politeness", "styles", "auth", "rules", "exclude", "exclude-by-url",
         "exclude-by-rule", "owners", "output", "components", "gate",
     ]
 
@@ -46,6 +47,7 @@ struct CrawlConfigurationParser {
         if let node = section("sitemaps") { configuration.sitemaps = try sitemaps(node, normalizer) }
         if let node = section("limits") { configuration.limits = try limits(node) }
         if let node = section("politeness") { configuration.politeness = try politeness(node) }
+        if let node = section("styles") { configuration.styles = try styles(node) }
         if let node = section("auth") { configuration.auth = try auth(node) }
         var ruleSet: RuleSet?
         if let node = section("rules") { (configuration.rules, ruleSet) = try rules(node) }
@@ -122,6 +124,23 @@ struct CrawlConfigurationParser {
             }
         }
         return limits
+    }
+
+    func styles(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Styles {
+        var styles = CrawlConfiguration.Styles()
+        for entry in try entries(node, "styles", allowed: ["enabled", "viewport"]) {
+            let path = "styles.\(entry.key)"
+            switch entry.key {
+            case "enabled": styles.enabled = try bool(entry.value, path)
+            default:
+                let text = try string(entry.value, path)
+                guard let viewport = Viewport(parsing: text) else {
+                    throw error(entry.value, path, "expected WIDTHxHEIGHT in CSS pixels, such as 1280x1024, found \"\(text)\"")
+                }
+                styles.viewport = viewport
+            }
+        }
+        return styles
     }
 
     func politeness(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Politeness {

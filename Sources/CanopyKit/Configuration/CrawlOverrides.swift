@@ -1,6 +1,7 @@
 import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
+import CanopyStyle
 import Foundation
 
 /// Command-line values that override `canopy.yml`; nil leaves the file's value (or the
@@ -27,6 +28,9 @@ public struct CrawlOverrides: Sendable {
     public var robots: Bool?
     public var crawlDelay: Bool?
     public var userAgent: String?
+    /// `--viewport` and `--no-styles`.
+    public var viewport: Viewport?
+    public var stylesEnabled: Bool?
     /// Replace `rules.set` (a rule set file).
     public var ruleSet: String?
     /// Replace `rules.only`.
@@ -106,6 +110,8 @@ extension CrawlConfiguration {
             result.politeness.requestsPerSecond = rate
         }
         if let robots = overrides.robots { result.politeness.robots = robots }
+        if let viewport = overrides.viewport { result.styles.viewport = viewport }
+        if let enabled = overrides.stylesEnabled { result.styles.enabled = enabled }
         if let crawlDelay = overrides.crawlDelay { result.politeness.crawlDelay = crawlDelay }
         if let agent = overrides.userAgent {
             guard !agent.isEmpty, HTTPToken.isValidHeaderValue(agent) else {

@@ -2,6 +2,7 @@ import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
 import CanopyRules
+import CanopyStyle
 import Foundation
 
 /// What is done with each page a crawl or a gate fetches: the rules that audit it, the parts of
@@ -15,6 +16,8 @@ public struct AuditPlan: Sendable {
     public var excludeByURL: [URLExclusion] = []
     public var ruleExclusions: [String: [SelectorList]] = [:]
     public var owners: [Owner] = []
+    /// Whether linked stylesheets are loaded, and for which screen.
+    public var styles = CrawlConfiguration.Styles()
 
     public init(rules: [any Rule]) {
         self.auditor = Auditor(rules: rules)
@@ -27,6 +30,13 @@ public struct AuditPlan: Sendable {
         excludeByURL = configuration.excludeByURL
         ruleExclusions = configuration.excludeByRule
         owners = configuration.owners
+        styles = configuration.styles
+    }
+
+    /// The styling of one crawl: linked sheets fetched through `loader` once each, rule indexes
+    /// shared by the pages that use the same sheets.
+    func styleEnvironment(loader: StyleSheetFetcher) -> StyleEnvironment {
+        StyleEnvironment(viewport: styles.viewport, loader: styles.enabled ? loader : nil)
     }
 
     func exclusions(forURL url: String) -> [SelectorList] {

@@ -4,6 +4,7 @@ import CanopyReports
 import CanopyRules
 import CanopyHistory
 import CanopyStore
+import CanopyStyle
 import Foundation
 
 /// Canopy's page processor: parses a fetched page, audits it with the plan's rules, exclusions
@@ -13,19 +14,31 @@ public struct PageAuditor: Sendable {
     let audit: AuditPlan
     private let parser = HTMLParser()
     private let lineWriter: AxeJSONLineWriter
+    private let styles: StyleEnvironment
 
-    init(crawl: CrawlPlan, audit: AuditPlan) {
+    init(crawl: CrawlPlan, audit: AuditPlan, stylesheets: StyleSheetFetcher? = nil) {
         self.crawl = crawl
         self.audit = audit
         self.lineWriter = AxeJSONLineWriter(rules: audit.auditor.rules.map(\.metadata))
+        self.styles = audit.styleEnvironment(loader: stylesheets ?? Self.styleSheetFetcher(for: crawl))
     }
 
-    /// A crawler that parses and audits every page it fetches.
+    /// Fetches the crawl's stylesheets as it fetches its pages: in scope, with the crawl's
+    /// headers, credentials, timeouts and size limit.
+    public static func styleSheetFetcher(for crawl: CrawlPlan) -> StyleSheetFetcher {
+        StyleSheetFetcher { url in
+            guard let crawlURL = try? crawl.normalizer.normalize(url), crawl.scope.contains(crawlURL) else { return nil }
+            return crawl.request(for: crawlURL)
+        }
+    }
+
+    /// A crawler that parses, styles and audits every page it fetches; `stylesheets` loads the
+    /// sheets they link to (and counts them).
     public static func crawler(
         crawl: CrawlPlan, audit: AuditPlan, sink: any CrawlSink<PageAudit>, progress: CrawlProgressReporter? = nil,
-        resuming finished: [FinishedPage] = []
+        resuming finished: [FinishedPage] = [], stylesheets: StyleSheetFetcher? = nil
     ) -> SiteCrawler<PageAudit> {
-        let auditor = PageAuditor(crawl: crawl, audit: audit)
+        let auditor = PageAuditor(crawl: crawl, audit: audit, stylesheets: stylesheets)
         return SiteCrawler(plan: crawl, process: { auditor.process($0) }, sink: sink, progress: progress, resuming: finished)
     }
 
@@ -41,7 +54,7 @@ public struct PageAuditor: Sendable {
 
     func process(_ document: Document, url: String) -> ProcessedPage<PageAudit> {
         let scope = AuditScope(exclude: audit.exclusions(forURL: url))
-        let result = audit.auditor.audit(document, scope: scope, ruleExclusions: audit.ruleExclusions)
+        let result = audit.auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions)
         var page = PageAudit(title: document.title)
         let fingerprinter = PageFingerprinter(document: document, componentRoots: ownerRoots(in: document))
         page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))

@@ -109,6 +109,8 @@ public struct DemoShop: Sendable {
                 headers: [("Content-Type", "application/xml")],
                 body: Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\(entries)\n</urlset>\n".utf8)
             )
+        case "/shop.css":
+            return LoopbackResponse(headers: [("Content-Type", "text/css; charset=utf-8")], body: Array(Self.styleSheet.utf8))
         case "/": return .html(home())
         case "/cart": return .html(cart())
         case "/about": return .html(about())
@@ -121,6 +123,22 @@ public struct DemoShop: Sendable {
             return .notFound
         }
     }
+
+    /// The shop's stylesheet: every page links it, the crawl fetches it once. Its colours pass
+    /// colour contrast, so the demo's issues stay the seeded ones; the chat panel it hides by
+    /// class shows that hidden content is not audited as visible.
+    static let styleSheet = """
+        :root { --ink: #1b2a1f; --leaf: #1f5130; --paper: #fbfdf8; }
+        body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--ink); background: var(--paper); }
+        .site-header, .site-footer { background: var(--leaf); color: #fff; padding: 0.5rem 1rem; }
+        .site-header a, .site-footer a { color: #fff; }
+        nav ul, .footer-links { list-style: none; display: flex; gap: 1rem; padding: 0; }
+        main { padding: 1rem; }
+        a { color: var(--leaf); }
+        .price { font-weight: bold; color: #6b2d00; }
+        .chat-panel { display: none; }
+        @media (max-width: 600px) { nav ul { flex-direction: column; } }
+        """
 
     // MARK: Shared parts
 

@@ -465,7 +465,8 @@ private struct HTMLPage {
 
     // MARK: Style
 
-    /// Colors keep at least 4.5:1 against their background for text and 3:1 for chart shapes;
+    /// Text keeps at least 7:1 against its background (WCAG AAA, so the report passes
+    /// color-contrast-enhanced too) and chart shapes 3:1;
     /// focus is always visible; nothing depends on hover.
     static let styleSheet = """
         :root{color-scheme:light}
@@ -474,7 +475,7 @@ private struct HTMLPage {
         header{border-bottom:1px solid #d1d5db}
         .brand{font-weight:600;margin:.75rem 0 .25rem}
         nav ul{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
-        a{color:#1d4ed8}
+        a{color:#1e40af}
         a:focus-visible,summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
         .skip{position:absolute;left:-10000px;top:.5rem;background:#fff;padding:.25rem .5rem}
         .skip:focus{left:1rem}
@@ -499,7 +500,7 @@ private struct HTMLPage {
         pre.snippet{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0;background:#f3f4f6;padding:.25rem .4rem}
         .message{margin:.25rem 0}
         .issues td,.issues th{max-width:28rem}
-        .badge{background:#b91c1c;color:#fff;border-radius:.3rem;padding:0 .35rem;font-size:.8rem;font-weight:600}
+        .badge{background:#991b1b;color:#fff;border-radius:.3rem;padding:0 .35rem;font-size:.8rem;font-weight:600}
         .impact{font-weight:600}
         .impact-critical{color:#7f1d1d}.impact-serious{color:#9a3412}.impact-moderate{color:#7a4f00}.impact-minor{color:#374151}
         details{margin:.25rem 0}

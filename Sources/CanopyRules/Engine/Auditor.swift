@@ -52,10 +52,11 @@ public struct Auditor: Sendable {
                     continue
                 }
                 guard applies else { continue }
-                var outcome = rule.evaluate(element, on: page)
+                let checked = rule.check(element, on: page)
+                var outcome = checked.outcome
                 if reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
                 if page.accessibility.namesCutShort != namesCutBefore { outcome = .incomplete(Self.nameBudgetSpent(page)) }
-                nodes.append(NodeResult(element: element, outcome: outcome, describer: describer))
+                nodes.append(NodeResult(element: element, outcome: outcome, evidence: checked.evidence, describer: describer))
             }
             results.append(RuleResult(metadata: rule.metadata, nodes: nodes))
         }
@@ -77,6 +78,8 @@ extension Auditor {
 public struct NodeResult: Sendable {
     public let element: Element
     public let outcome: CheckOutcome
+    /// What the rule measured for this element, by name (axe-core's check `data`).
+    public var evidence: [String: EvidenceValue] = [:]
     let describer: NodeDescriber
 
     /// A CSS selector matching exactly this element in the page (computed when first asked for).

@@ -78,6 +78,9 @@ extension NodeResult {
         // libxml2 gives 0 for elements the parser or the tree repair made up, and 65535 once a
         // page passes that many lines: neither is a line to point at.
         let line = (1..<65_535).contains(element.line) ? element.line : nil
-        return Finding(ruleID: rule.id, impact: rule.impact, outcome: outcome, target: target, snippet: html, message: message, sourceLine: line)
+        return Finding(
+            ruleID: rule.id, impact: rule.impact, outcome: outcome, target: target, snippet: html, message: message, sourceLine: line,
+            evidence: evidence
+        )
     }
 }

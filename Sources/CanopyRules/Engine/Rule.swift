@@ -28,12 +28,30 @@ public protocol Rule: Sendable {
     /// Narrows the candidates further, as axe-core's `matches` functions do.
     func applies(to element: Element, on page: PageContext) -> Bool
     func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome
+    /// The outcome with what the rule measured (axe-core's check `data`); by default `evaluate`
+    /// with no evidence.
+    func check(_ element: Element, on page: PageContext) -> CheckResult
     /// Markup that the rule must pass, fail, or report as incomplete.
     var examples: RuleExamples { get }
 }
 
+/// An outcome with the measurements behind it (a contrast ratio and its colours).
+public struct CheckResult: Sendable, Equatable {
+    public var outcome: CheckOutcome
+    public var evidence: [String: EvidenceValue]
+
+    public init(_ outcome: CheckOutcome, evidence: [String: EvidenceValue] = [:]) {
+        self.outcome = outcome
+        self.evidence = evidence
+    }
+}
+
 extension Rule {
     public var excludesHidden: Bool { true }
+
+    public func check(_ element: Element, on page: PageContext) -> CheckResult {
+        CheckResult(evaluate(element, on: page))
+    }
     public func applies(to element: Element, on page: PageContext) -> Bool { true }
     public func candidates(on page: PageContext) -> [Element]? { nil }
 }

@@ -11,17 +11,47 @@ public final class ComputedStyles {
     public let index: StyleRuleIndex
     public let viewport: Viewport
 
-    /// Matched declaration blocks by element position (sorted by priority, highest first), for all
-    /// properties and for the visibility properties.
-    private var allMatches: [[MatchedBlock]?]
-    private var visibilityMatches: [[MatchedBlock]?]
+    /// Matched declaration blocks of each element (sorted by priority, highest first), for all
+    /// properties and for the visibility properties: one flat buffer per kind, and per element
+    /// where its run starts and how long it is. A page of a million elements must not cost a
+    /// million small arrays.
+    private var allMatches = MatchTable()
+    private var visibilityMatches = MatchTable()
     /// Parsed `style` attributes by position (nil inside: none).
     private var inlineStyles: [Int: DeclarationBlock?] = [:]
-    /// Computed values by property, then element position; allocated when a property is first asked.
-    private var values: [[String?]]
+    /// Computed values of inherited properties (which recurse to the parent), by property, as
+    /// indices into `valueTexts` (-1: not computed yet); allocated when a property is first asked.
+    /// Other properties are cheap to compute again from the matched blocks, so they are not kept.
+    private var inheritedValues: [[Int32]]
+    private var valueTexts: [String] = []
+    private var valueIndices: [String: Int32] = [:]
     /// Custom properties by element position and name (nil inside: guaranteed-invalid).
     private var customValues: [Int: [String: String?]] = [:]
     private var scratch: [Int32] = []
+    /// Resolved font sizes by position (-1: not computed yet, NaN: cannot be resolved), for the
+    /// typed accessors; allocated on first use.
+    var fontSizes: [Double] = []
+
+    private struct MatchTable {
+        /// Per element: start << 24 | count + 1 (0: not matched yet).
+        var runs: [UInt64] = []
+        var blocks: [MatchedBlock] = []
+
+        mutating func run(at position: Int, elementCount: Int) -> ArraySlice<MatchedBlock>? {
+            if runs.isEmpty { runs = Array(repeating: 0, count: elementCount) }
+            let packed = runs[position]
+            guard packed != 0 else { return nil }
+            let start = Int(packed >> 24), count = Int(packed & 0xFF_FFFF) - 1
+            return blocks[start..<(start + count)]
+        }
+
+        mutating func store(_ matched: [MatchedBlock], at position: Int) -> ArraySlice<MatchedBlock> {
+            let start = blocks.count
+            blocks.append(contentsOf: matched)
+            runs[position] = UInt64(start) << 24 | UInt64(min(matched.count, 0xFF_FFFE) + 1)
+            return blocks[start..<blocks.count]
+        }
+    }
 
     struct MatchedBlock {
         let key: UInt64
@@ -35,9 +65,7 @@ public final class ComputedStyles {
         self.document = document
         self.index = index
         self.viewport = viewport
-        allMatches = Array(repeating: nil, count: document.elementCount)
-        visibilityMatches = Array(repeating: nil, count: document.elementCount)
-        values = Array(repeating: [], count: CSSProperty.allCases.count)
+        inheritedValues = Array(repeating: [], count: CSSProperty.allCases.count)
     }
 
     // MARK: Values
@@ -46,13 +74,23 @@ public final class ComputedStyles {
     /// unresolved): the cascaded value, or the parent's for inherited properties, or the initial
     /// value; CSS-wide keywords and `var()` resolved.
     public func value(_ property: CSSProperty, of element: Element) -> String {
+        guard property.inherits else { return computeValue(property, of: element) }
         let slot = Int(property.rawValue)
         let position = element.position
-        if values[slot].isEmpty { values[slot] = Array(repeating: nil, count: document.elementCount) }
-        if let known = values[slot][position] { return known }
+        if inheritedValues[slot].isEmpty { inheritedValues[slot] = Array(repeating: -1, count: document.elementCount) }
+        let known = inheritedValues[slot][position]
+        if known >= 0 { return valueTexts[Int(known)] }
         let computed = computeValue(property, of: element)
-        values[slot][position] = computed
+        inheritedValues[slot][position] = intern(computed)
         return computed
+    }
+
+    private func intern(_ text: String) -> Int32 {
+        if let known = valueIndices[text] { return known }
+        let index = Int32(valueTexts.count)
+        valueTexts.append(text)
+        valueIndices[text] = index
+        return index
     }
 
     /// The winning declaration's value for `property` on the element itself, `var()` and pending
@@ -135,19 +173,23 @@ public final class ComputedStyles {
     }
 
     private func inlineStyle(of element: Element) -> DeclarationBlock? {
+        // Only elements with a style attribute get an entry: a dictionary entry for each of a
+        // million plain elements was a quarter of the cascade's memory on such a page.
+        guard let text = element.attribute("style") else { return nil }
         let position = element.position
         if let known = inlineStyles[position] { return known }
-        let parsed = element.attribute("style").map(DeclarationBlock.init(parsing:)).flatMap { $0.isEmpty ? nil : $0 }
+        let parsed = Optional(DeclarationBlock(parsing: text)).flatMap { $0.isEmpty ? nil : $0 }
         inlineStyles[position] = parsed
         return parsed
     }
 
     /// Matched blocks of the element, highest priority first; each rule appears once for its
     /// normal and once for its important declarations.
-    private func matched(_ element: Element, visibilityOnly: Bool) -> [MatchedBlock] {
+    private func matched(_ element: Element, visibilityOnly: Bool) -> ArraySlice<MatchedBlock> {
         let position = element.position
-        if visibilityOnly, let known = visibilityMatches[position] { return known }
-        if !visibilityOnly, let known = allMatches[position] { return known }
+        let count = document.elementCount
+        if visibilityOnly, let known = visibilityMatches.run(at: position, elementCount: count) { return known }
+        if !visibilityOnly, let known = allMatches.run(at: position, elementCount: count) { return known }
         var result: [MatchedBlock] = []
         for (key, block) in matchedBlocks(of: element, buckets: visibilityOnly ? index.visibilityRules : index.allRules) {
             result.append(MatchedBlock(key: key, block: block))
@@ -158,9 +200,8 @@ public final class ComputedStyles {
                 result.append(MatchedBlock(key: StyleRuleIndex.inlineImportantKey, block: -1))
             }
         }
-        result.sort { $0.key > $1.key }
-        if visibilityOnly { visibilityMatches[position] = result } else { allMatches[position] = result }
-        return result
+        if result.count > 1 { result.sort { $0.key > $1.key } }
+        return visibilityOnly ? visibilityMatches.store(result, at: position) : allMatches.store(result, at: position)
     }
 
     private func matchedBlocks(of element: Element, buckets: RuleBuckets) -> [(UInt64, Int32)] {

@@ -11,7 +11,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
     case textDecorationLine, textDecorationColor, textDecorationStyle
     case borderTopWidth, borderTopStyle, borderTopColor
     case borderBottomWidth, borderBottomStyle, borderBottomColor
-    case outlineStyle, content, zIndex
+    case outlineStyle, content, zIndex, textStrokeWidth
 
     public init?(name: String) {
         guard let property = Self.byName[name] else { return nil }
@@ -46,6 +46,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         case .fontWeight, .fontStyle, .lineHeight, .letterSpacing, .wordSpacing, .mixBlendMode, .whiteSpace: return "normal"
         case .position: return "static"
         case .top, .left, .right, .bottom, .width, .height, .clip, .zIndex: return "auto"
+        case .textStrokeWidth: return "0"
         case .marginTop, .marginRight, .marginBottom, .marginLeft, .textIndent: return "0"
         case .overflowX, .overflowY: return "visible"
         case .textDecorationColor, .borderTopColor, .borderBottomColor: return "currentcolor"
@@ -65,7 +66,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         "text-decoration-line", "text-decoration-color", "text-decoration-style",
         "border-top-width", "border-top-style", "border-top-color",
         "border-bottom-width", "border-bottom-style", "border-bottom-color",
-        "outline-style", "content", "z-index",
+        "outline-style", "content", "z-index", "-webkit-text-stroke-width",
     ]
 
     private static let byName: [String: CSSProperty] = {

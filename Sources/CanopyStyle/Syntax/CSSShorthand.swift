@@ -2,7 +2,7 @@
 public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
     case background, font, margin, border, borderTop = "border-top", borderBottom = "border-bottom"
     case borderWidth = "border-width", borderStyle = "border-style", borderColor = "border-color"
-    case overflow, textDecoration = "text-decoration", inset, outline
+    case overflow, textDecoration = "text-decoration", inset, outline, textStroke = "-webkit-text-stroke"
 
     public init?(name: String) { self.init(rawValue: name) }
 
@@ -21,6 +21,7 @@ public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
         case .textDecoration: return [.textDecorationLine, .textDecorationStyle, .textDecorationColor]
         case .inset: return [.top, .right, .bottom, .left]
         case .outline: return [.outlineStyle]
+        case .textStroke: return [.textStrokeWidth]
         }
     }
 
@@ -54,6 +55,8 @@ public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
                 }
             }
             return result
+        case .textStroke:
+            return [(.textStrokeWidth, parts.first { CSSValueParts.looksLikeLength($0) } ?? "0")]
         case .outline:
             let style = parts.first { Self.borderStyles.contains($0.lowercased()) } ?? "none"
             return [(.outlineStyle, style)]
@@ -219,13 +222,13 @@ public enum CSSWideKeyword: String, Sendable {
 }
 
 /// Splitting values into their top-level parts, parentheses and strings kept whole.
-enum CSSValueParts {
+public enum CSSValueParts {
     /// Space-separated parts; a `/` stands as a part of its own.
-    static func words(_ value: String) -> [String] {
+    public static func words(_ value: String) -> [String] {
         split(value) { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") }
     }
 
-    static func commaSeparated(_ value: String) -> [String] {
+    public static func commaSeparated(_ value: String) -> [String] {
         split(value) { $0 == UInt8(ascii: ",") }.map { $0.trimmingASCIIWhitespace() }
     }
 

@@ -1,0 +1,118 @@
+import CanopyStyle
+import Foundation
+
+/// Loads the stylesheets pages link to, each URL once per crawl whatever the number of pages
+/// that use it: the first worker that needs a sheet fetches it while others that need it wait,
+/// and every later page gets the parsed sheet from memory.
+///
+/// Sheets are fetched with the crawl's own request settings (headers, credentials for the
+/// crawl's hosts, timeouts, body limit) on the worker's thread: a site has a handful of sheets,
+/// so they are not worth a place in the page queue and its politeness delay.
+public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
+    /// The request for an absolute http(s) URL, or nil when the crawl may not fetch it (out of
+    /// scope): the sheet then counts as failed.
+    public typealias RequestPolicy = @Sendable (String) -> FetchRequest?
+
+    private let fetcher: Fetcher
+    private let requestPolicy: RequestPolicy
+    private let readsFiles: Bool
+    private let condition = NSCondition()
+    private var loads: [String: StyleSheetLoad] = [:]
+    private var inFlight: Set<String> = []
+    private var counts = StyleSheetStatistics()
+
+    /// `readsFiles`: `file:` URLs (a page checked from disk) are read from disk.
+    public init(fetcher: Fetcher = Fetcher(), readsFiles: Bool = false, requestPolicy: @escaping RequestPolicy) {
+        self.fetcher = fetcher
+        self.readsFiles = readsFiles
+        self.requestPolicy = requestPolicy
+    }
+
+    public var statistics: StyleSheetStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        return counts
+    }
+
+    public func resolve(_ href: String, relativeTo base: String?) -> String {
+        let baseURL = base.flatMap { URL(string: $0) }
+        guard let url = URL(string: href, relativeTo: baseURL)?.absoluteURL else { return href }
+        var string = url.absoluteString
+        // The fragment names no other sheet.
+        if let hash = string.firstIndex(of: "#") { string = String(string[..<hash]) }
+        return string
+    }
+
+    public func load(_ href: String, relativeTo base: String?) -> StyleSheetLoad {
+        let url = resolve(href, relativeTo: base)
+        condition.lock()
+        while inFlight.contains(url) { condition.wait() }
+        if let known = loads[url] {
+            condition.unlock()
+            return known
+        }
+        inFlight.insert(url)
+        condition.unlock()
+
+        let (load, bytes) = fetch(url)
+        condition.lock()
+        loads[url] = load
+        inFlight.remove(url)
+        counts.requested += 1
+        counts.bytes += bytes
+        if case .failed = load { counts.failed += 1 }
+        condition.broadcast()
+        condition.unlock()
+        return load
+    }
+
+    private func fetch(_ url: String) -> (StyleSheetLoad, Int) {
+        let lowered = url.lowercased()
+        if lowered.hasPrefix("file:") {
+            guard readsFiles, let path = URL(string: url)?.path else {
+                return (.failed(url: url, reason: "local files are read only for pages checked from disk"), 0)
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return (.failed(url: url, reason: "no such file"), 0)
+            }
+            return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: Self.decode(data))), data.count)
+        }
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+            return (.failed(url: url, reason: "not an http(s) URL"), 0)
+        }
+        guard let request = requestPolicy(url) else {
+            return (.failed(url: url, reason: "outside the crawl's scope, so not fetched"), 0)
+        }
+        do {
+            let response = try fetcher.fetch(request)
+            guard (200..<300).contains(response.status) else {
+                return (.failed(url: url, reason: "HTTP \(response.status)"), response.body.count)
+            }
+            // Browsers refuse a sheet served as anything but CSS in standards mode; so does Canopy.
+            if let type = response.contentType?.lowercased(), !type.isEmpty, !type.hasPrefix("text/css") {
+                return (.failed(url: url, reason: "served as \(type), not text/css"), response.body.count)
+            }
+            let sheet = ParsedStyleSheet(parsing: Self.decode(Data(response.body)))
+            return (.loaded(url: response.finalURL, sheet: sheet), response.body.count)
+        } catch {
+            return (.failed(url: url, reason: error.description), 0)
+        }
+    }
+
+    /// UTF-8, as nearly every sheet is; a byte-order mark is dropped.
+    private static func decode(_ data: Data) -> String {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// How many stylesheets a crawl loaded, for its summary.
+public struct StyleSheetStatistics: Sendable, Hashable, Codable {
+    /// Distinct sheet URLs fetched (or read).
+    public var requested = 0
+    public var failed = 0
+    public var bytes = 0
+
+    public init() {}
+}

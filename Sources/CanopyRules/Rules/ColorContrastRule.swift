@@ -1,0 +1,60 @@
+import CanopyAccessibility
+import CanopyHTML
+
+/// Text must stand out from its background enough to be read by people with low vision or
+/// colour blindness: 4.5:1, or 3:1 for large text (WCAG 1.4.3, level AA).
+public struct ColorContrastRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "color-contrast",
+        impact: .serious,
+        tags: ["cat.color", "wcag2aa", "wcag143", "TTv5", "TT13.c", "EN-301-549", "EN-9.1.4.3", "ACT", "RGAAv4", "RGAA-3.2.1"],
+        description: "Checks that text contrasts with its background at least as much as WCAG 2 AA asks",
+        help: "Text needs enough contrast with its background",
+        howToFix: "Darken the text or lighten its background (or the reverse) until the ratio reaches 4.5:1, or 3:1 for text of 18pt, or 14pt bold, and larger.",
+        enabledByDefault: true,
+        rationale: "Text too close in lightness to its background is hard or impossible to read for people with low vision, in sunlight, or on a poor screen."
+    )
+
+    public let selector = try! SelectorList("*")
+    /// Text hidden from screen readers is still seen, so it must be readable (axe's excludeHidden: false).
+    public var excludesHidden: Bool { false }
+
+    public func candidates(on page: PageContext) -> [Element]? { ColorContrast.candidates(on: page) }
+
+    public func applies(to element: Element, on page: PageContext) -> Bool { ColorContrast.applies(to: element, on: page) }
+
+    public func check(_ element: Element, on page: PageContext) -> CheckResult { ColorContrast.aa.check(element, on: page) }
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome { check(element, on: page).outcome }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<p style="color: #595959; background: white">Grey on white, 7:1</p>"#,
+            #"<p style="color: #767676">Grey on the white canvas, 4.54:1</p>"#,
+            #"<h1 style="color: #949494; font-size: 24px">Large text needs only 3:1</h1>"#,
+            #"<style>.card { background: #222 } .card p { color: #eee }</style><div class="card"><p>Light on dark</p></div>"#,
+            #"<p style="color: #777; visibility: hidden">Hidden text is not seen</p>"#,
+        ],
+        violating: [
+            RuleExample(#"<p style="color: #777777">Grey on white, 4.48:1</p>"#, at: "p"),
+            RuleExample(#"<style>.note { color: #aaa }</style><div style="background: #fff"><span class="note">Pale</span></div>"#, at: ".note"),
+            RuleExample(#"<p style="color: rgba(0, 0, 0, 0.3)">Faint text</p>"#, at: "p"),
+            RuleExample(#"<div style="background: #333"><a href="/" style="color: #555">Dark on dark</a></div>"#, at: "a"),
+        ],
+        incomplete: [
+            RuleExample(#"<div style="background: url(photo.jpg)"><p style="color: white">Over a photo</p></div>"#, at: "p"),
+            RuleExample(#"<div style="background: linear-gradient(#000, #fff)"><p style="color: #777">Over a gradient</p></div>"#, at: "p"),
+            RuleExample(#"<p style="color: #aaa; position: absolute">Placed anywhere</p>"#, at: "p"),
+            RuleExample(#"<p style="color: #ccc; text-shadow: 1px 1px 0 black, -1px 1px 0 black">Shadowed on three sides</p>"#, at: "p"),
+            RuleExample(#"<p style="color: white; background: white">Same as its background</p>"#, at: "p"),
+        ],
+        inapplicable: [
+            #"<p style="display: none; color: #eee">Not rendered</p>"#,
+            #"<button disabled style="color: #ccc">Disabled</button>"#,
+            #"<input type="checkbox">"#,
+            #"<p>   </p>"#,
+        ]
+    )
+}

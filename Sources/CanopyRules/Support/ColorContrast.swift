@@ -1,0 +1,308 @@
+import CanopyAccessibility
+import CanopyHTML
+import CanopyStyle
+import Foundation
+
+/// The contrast check shared by color-contrast (AA) and color-contrast-enhanced (AAA), after
+/// axe-core's color-contrast check, decided from the cascade alone. Whatever only layout could
+/// tell (an image or gradient behind the text, something positioned over or under it, a shadow,
+/// a filter) makes the result incomplete with axe's reason id, never a pass.
+struct ColorContrast {
+    /// Required ratios for normal and large text.
+    let normalRatio: Double
+    let largeRatio: Double
+
+    static let aa = ColorContrast(normalRatio: 4.5, largeRatio: 3)
+    static let aaa = ColorContrast(normalRatio: 7, largeRatio: 4.5)
+
+    // MARK: Which elements
+
+    private static let textlessInputTypes: Set<String> = ["hidden", "range", "color", "checkbox", "radio", "image"]
+
+    /// The elements with text of their own (a text node child that says something), and form
+    /// fields, as axe's color-contrast-matches picks them.
+    static func candidates(on page: PageContext) -> [Element] {
+        page.memo("color-contrast.candidates") {
+            page.document.elements.filter { element in
+                switch element.localName {
+                case "input", "select", "textarea": return element.isHTML
+                default: return hasOwnText(element)
+                }
+            }
+        }
+    }
+
+    private static func hasOwnText(_ element: Element) -> Bool {
+        element.childNodes.contains { (node: Node) -> Bool in
+            node.kind == .text && !isOnlyPunctuationOrEmoji(node.text)
+        }
+    }
+
+    static func applies(to element: Element, on page: PageContext) -> Bool {
+        let model = page.accessibility
+        let name = element.localName
+        let isField = element.isHTML && (name == "input" || name == "select" || name == "textarea")
+        guard isField || hasOwnText(element) else { return false }
+        if name == "option" || model.isNotRendered(element) || model.isInert(element) || model.isDisabled(element) { return false }
+        if name == "select", !element.descendants.contains(where: { $0.localName == "option" }) { return false }
+        if name == "input", textlessInputTypes.contains((element.attribute("type") ?? "text").lowercased()) { return false }
+        if labelsDisabledControl(element, on: page) || namesOnlyDisabledControls(element, on: page) { return false }
+        if ContrastFacts.of(page).isClippedAway(element) { return false }
+        guard let size = page.styles.fontSize(of: element) else { return true }  // unknown size: decided as incomplete
+        return size > 0
+    }
+
+    /// Text of a label whose control is disabled is greyed out on purpose (WCAG exempts it).
+    private static func labelsDisabledControl(_ element: Element, on page: PageContext) -> Bool {
+        guard let label = element.localName == "label" ? element : element.ancestors.first(where: { $0.localName == "label" }) else {
+            return false
+        }
+        if let id = label.attribute("for"), let control = page.document.element(withID: id), page.accessibility.isDisabled(control) {
+            return true
+        }
+        let control = label.descendants.first { ["input", "select", "textarea"].contains($0.localName) }
+        return control.map { page.accessibility.isDisabled($0) } ?? false
+    }
+
+    /// Text that names, through aria-labelledby, only controls that are disabled.
+    private static func namesOnlyDisabledControls(_ element: Element, on page: PageContext) -> Bool {
+        let referencing = page.memo("color-contrast.labelledby") {
+            page.document.elements(withAttribute: "aria-labelledby")
+        }
+        guard !referencing.isEmpty else { return false }
+        var controls: [Element] = []
+        for box in [element] + Array(element.ancestors) {
+            guard let id = box.id else { continue }
+            controls += referencing.filter { ($0.attribute("aria-labelledby") ?? "").split(whereSeparator: \.isWhitespace).contains { $0 == id } }
+        }
+        return !controls.isEmpty && controls.allSatisfy { page.accessibility.isDisabled($0) }
+    }
+
+    static func clipsOverflow(_ box: Element, _ styles: ComputedStyles) -> Bool {
+        styles.value(.overflowX, of: box).lowercased() != "visible" || styles.value(.overflowY, of: box).lowercased() != "visible"
+    }
+
+    /// A plain CSS pixel length (`0`, `30px`); nil for anything relative or computed.
+    static func pixels(_ value: String) -> Double? {
+        if value == "0" { return 0 }
+        guard value.hasSuffix("px") else { return nil }
+        return Double(value.dropLast(2))
+    }
+
+    /// Why the text may be cut off by a box of fixed size that hides its overflow, if it may.
+    private static func clippingReason(_ element: Element, _ facts: ContrastFacts) -> String? {
+        let styles = facts.styles
+        if clipsOverflow(element, styles), let indent = CSSLength.dimension(styles.value(.textIndent, of: element).lowercased(),
+            context: LengthContext(fontSize: 16, rootFontSize: 16, viewport: styles.viewport), percentBase: nil), indent != 0 {
+            return "its text is indented inside a box that hides what overflows"
+        }
+        return element.parent.flatMap { facts.fixedClip(around: $0) }
+    }
+
+    // MARK: The check
+
+    func check(_ element: Element, on page: PageContext) -> CheckResult {
+        let styles = page.styles
+        if let failure = styles.index.failures.first {
+            return CheckResult(.incomplete("The stylesheet \(failure.url) could not be used (\(failure.reason)), so the colours of this text are not known."),
+                               evidence: ["messageKey": .text("stylesheetUnavailable")])
+        }
+        guard let fontSize = styles.fontSize(of: element), let fontWeight = styles.fontWeight(of: element) else {
+            return incomplete("colorParse", "The font size or weight of this text could not be computed from its styles.")
+        }
+        let bold = fontWeight >= 700
+        let points = (fontSize * 72).rounded(.up) / 96
+        let isLarge = bold ? points >= 14 : points >= 18
+        let required = isLarge ? largeRatio : normalRatio
+        // Evidence is built only for what a person will read (violations and reviews): a page of a
+        // million passing text elements must not hold a million dictionaries.
+        var measured: [String: EvidenceValue] = [:]
+        func evidence() -> [String: EvidenceValue] {
+            measured.merging([
+                "fontSize": .text("\(Self.number((fontSize * 72 / 96 * 10).rounded() / 10))pt (\(Self.number(fontSize))px)"),
+                "fontWeight": .text(bold ? "bold" : "normal"),
+                "expectedContrastRatio": .text("\(Self.number(required)):1"),
+            ]) { own, _ in own }
+        }
+        func undecided(_ key: String, _ message: String) -> CheckResult {
+            measured["messageKey"] = .text(key)
+            return CheckResult(.incomplete(message), evidence: evidence())
+        }
+
+        // Hidden on screen but present (visibility, opacity 0, clipped away): axe passes it as hidden.
+        if page.accessibility.isVisibilityHidden(element) || ContrastFacts.of(page).isTransparent(element) {
+            return CheckResult(.pass)
+        }
+        let text = Self.visibleText(of: element)
+        if !text.isEmpty, Self.isOnlyNonBMP(text) {
+            return undecided("nonBmp", "The text is only icon-font or symbol characters, whose contrast a person must judge.")
+        }
+        if let pseudo = ContrastFacts.of(page).pseudoElementWithBackground(around: element) {
+            return undecided("pseudoContent", "A ::\(pseudo) pseudo-element with a background may sit behind this text.")
+        }
+        let facts = ContrastFacts.of(page)
+        if let reason = Self.clippingReason(element, facts) {
+            return undecided("elmPartiallyObscured", "Part of the text may be cut off: \(reason); only layout can tell what shows.")
+        }
+        if let stroke = CSSLength.pixels(styles.value(.textStrokeWidth, of: element),
+                                          in: LengthContext(fontSize: fontSize, rootFontSize: 16, viewport: styles.viewport)),
+           stroke / fontSize >= 0.03 {
+            return undecided("colorParse", "The text is outlined (-webkit-text-stroke), so its visible colour is the stroke's as much as its own.")
+        }
+        guard let foreground = styles.color(of: element) else {
+            return undecided("colorParse", "The text colour \"\(styles.value(.color, of: element))\" could not be read.")
+        }
+        let shadowContext = LengthContext(fontSize: fontSize, rootFontSize: 16, viewport: styles.viewport)
+        let shadows: [RGBA]
+        let shadowValue = styles.value(.textShadow, of: element)
+        switch TextShadows.aroundText(shadowValue, textColor: foreground, fontSize: fontSize, context: shadowContext) {
+        case .colors(let colors): shadows = colors
+        case .tooComplex:
+            return undecided("complexTextShadows", "The text has shadows on some sides only, an outline no single colour stands for.")
+        }
+        var background: RGBA
+        switch facts.background(of: element) {
+        case .known(let color): background = color
+        case .unknown(let key, let message): return undecided(key, message)
+        }
+        if case .colors(let haze) = TextShadows.behindText(shadowValue, textColor: foreground, fontSize: fontSize, context: shadowContext),
+           !haze.isEmpty {
+            background = TextShadows.flattened(haze).blended(over: background)
+        }
+        // The text is painted with the opacity of every element around it.
+        var textColor = foreground
+        textColor.alpha *= facts.opacity(of: element)
+        let shown = textColor.blended(over: background)
+        var ratio = RGBA.contrastRatio(shown, background)
+        if !shadows.isEmpty {
+            // A halo or outline helps when it stands out from the background or the text from it.
+            let halo = TextShadows.flattened(shadows + [background])
+            ratio = max(ratio, RGBA.contrastRatio(halo, background), RGBA.contrastRatio(shown, halo))
+            measured["shadowColor"] = .text(halo.hex)
+        }
+        let truncated = (ratio * 100).rounded(.down) / 100
+        measured["fgColor"] = .text(shown.hex)
+        measured["bgColor"] = .text(background.hex)
+        measured["contrastRatio"] = .number(truncated)
+        if truncated == 1 {
+            return undecided("equalRatio", "The text colour equals its background (1:1): the text is probably hidden on purpose, which a person must confirm.")
+        }
+        let passes = ratio > required
+        if passes { return CheckResult(.pass) }
+        if text.count == 1 {
+            return undecided("shortTextContent", "A single character at \(Self.number(truncated)):1 may be an icon rather than text; a person must judge.")
+        }
+        let summary = "\(Self.number(truncated)):1, needs \(Self.number(required)):1 (text \(shown.hex) on \(background.hex), "
+            + "\(Self.number((fontSize * 72 / 96 * 10).rounded() / 10))pt \(bold ? "bold" : "normal"))"
+        return CheckResult(.violation("Contrast \(summary)."), evidence: evidence())
+    }
+
+    private func incomplete(_ key: String, _ message: String) -> CheckResult {
+        CheckResult(.incomplete(message), evidence: ["messageKey": .text(key)])
+    }
+
+    // MARK: Background
+
+    enum Background {
+        case known(RGBA)
+        case unknown(key: String, message: String)
+    }
+
+    /// What one box contributes to the background of the text inside it: a reason the colour
+    /// cannot be known, or its own background colour (with its opacity).
+    static func backgroundLayer(of box: Element, _ styles: ComputedStyles) -> Background {
+        let image = styles.value(.backgroundImage, of: box).lowercased()
+        if image != "none" {
+            let gradient = image.contains("gradient(")
+            return .unknown(
+                key: gradient ? "bgGradient" : "bgImage",
+                message: "The background is \(gradient ? "a gradient" : "an image") on \(describe(box)), so its colour behind the text is not known."
+            )
+        }
+        if let overlap = overlapReason(box, styles) {
+            return .unknown(key: "bgOverlap", message: "\(describe(box)) \(overlap), so what lies behind the text depends on layout.")
+        }
+        if styles.value(.mixBlendMode, of: box).lowercased() != "normal" || styles.value(.filter, of: box).lowercased() != "none"
+            || styles.value(.backdropFilter, of: box).lowercased() != "none" {
+            return .unknown(key: "colorParse", message: "\(describe(box)) has a filter or blend mode, which changes the colours as painted.")
+        }
+        guard var color = styles.colorValue(.backgroundColor, of: box) else {
+            return .unknown(key: "colorParse", message: "The background colour \"\(styles.value(.backgroundColor, of: box))\" of \(describe(box)) could not be read.")
+        }
+        if color.alpha > 0 { color.alpha *= styles.opacity(of: box) }
+        return .known(color)
+    }
+
+    /// Why the box may be painted over something other than its ancestors, if it may.
+    static func overlapReason(_ box: Element, _ styles: ComputedStyles) -> String? {
+        let position = styles.value(.position, of: box).lowercased()
+        if position == "absolute" || position == "fixed" || position == "sticky" { return "is positioned (\(position))" }
+        if styles.value(.transform, of: box).lowercased() != "none" { return "is transformed" }
+        for side in [CSSProperty.marginTop, .marginLeft, .marginRight, .marginBottom] where styles.value(side, of: box).hasPrefix("-") {
+            return "has a negative margin"
+        }
+        if styles.value(.float, of: box).lowercased() != "none", siblingsPaintBackgrounds(box, styles) {
+            return "floats beside elements with backgrounds of their own"
+        }
+        if position == "relative", ["top", "left", "right", "bottom"].contains(where: { edge in
+            let property: CSSProperty = edge == "top" ? .top : edge == "left" ? .left : edge == "right" ? .right : .bottom
+            let value = styles.value(property, of: box).lowercased()
+            return value != "auto" && value != "0" && value != "0px"
+        }) {
+            return "is shifted from its place (position: relative with an offset)"
+        }
+        return nil
+    }
+
+    private static func siblingsPaintBackgrounds(_ box: Element, _ styles: ComputedStyles) -> Bool {
+        guard let parent = box.parent else { return false }
+        return parent.children.contains { sibling in
+            sibling != box && ((styles.colorValue(.backgroundColor, of: sibling)?.alpha ?? 1) > 0
+                || styles.value(.backgroundImage, of: sibling).lowercased() != "none")
+        }
+    }
+
+    // MARK: Text and visibility
+
+    /// The element's own text (its text node children), whitespace collapsed: what axe counts
+    /// when it judges a single character. Descendants are left out so that a deep page costs
+    /// each element its own text only.
+    static func visibleText(of element: Element) -> String {
+        element.childNodes.lazy.filter { $0.kind == .text }.map(\.text).joined().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Icon fonts use the private use areas; emoji are outside the basic plane; symbols
+    /// (currency, arrows, dingbats) and punctuation are not words to read.
+    static func isOnlyNonBMP(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            let category = scalar.properties.generalCategory
+            return scalar.properties.isWhitespace || scalar.value > 0xFFFF || (0xE000...0xF8FF).contains(scalar.value)
+                || category == .currencySymbol || category == .otherSymbol || category == .mathSymbol || category == .modifierSymbol
+                || category.isPunctuation
+        }
+    }
+
+    static func isOnlyPunctuationOrEmoji(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isWhitespace || scalar.properties.generalCategory.isPunctuation || scalar.properties.isEmojiPresentation
+        }
+    }
+
+    private static func describe(_ element: Element) -> String { "<\(element.localName)>" }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value).replacingOccurrences(of: #"0$"#, with: "", options: .regularExpression)
+    }
+}
+
+extension Unicode.GeneralCategory {
+    var isPunctuation: Bool {
+        switch self {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation,
+             .otherPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import CanopyHTML
+import CanopyStyle
+import Foundation
+
+/// The facts about a page's boxes that the contrast check asks of every text element and all its
+/// ancestors, each computed once per element from its parent's: the background behind it, the
+/// opacity it is painted with, whether it is clipped away. Without this a deep page would cost
+/// the square of its depth.
+final class ContrastFacts {
+    let styles: ComputedStyles
+    // Per element position; allocated on first use. Sentinels: -1 (or 0 for flags) not computed.
+    private var backgroundIndex: [Int32] = []
+    private var backgroundValues: [ColorContrast.Background] = []
+    private var opacities: [Float] = []
+    /// 0 not computed, 1 no, 2 yes.
+    private var clippedAway: [UInt8] = []
+    private var transparent: [UInt8] = []
+    /// Index into `texts`; -2 not computed, -1 none.
+    private var fixedClips: [Int32] = []
+    private var pseudoElements: [Int32] = []
+    private var texts: [String] = []
+
+    private init(styles: ComputedStyles) {
+        self.styles = styles
+    }
+
+    static func of(_ page: PageContext) -> ContrastFacts {
+        page.memo("color-contrast.facts") { ContrastFacts(styles: page.styles) }
+    }
+
+    private var count: Int { styles.document.elementCount }
+
+    private func text(_ index: Int32) -> String? { index >= 0 ? texts[Int(index)] : nil }
+
+    private func store(_ text: String?) -> Int32 {
+        guard let text else { return -1 }
+        texts.append(text)
+        return Int32(texts.count - 1)
+    }
+
+    // MARK: Background
+
+    /// The colour behind the element's text: backgrounds composited from the canvas (white) up
+    /// to the first opaque one, unless a box on the way cannot be placed without layout.
+    func background(of element: Element) -> ColorContrast.Background {
+        if backgroundIndex.isEmpty { backgroundIndex = Array(repeating: -1, count: count) }
+        let known = backgroundIndex[element.position]
+        if known >= 0 { return backgroundValues[Int(known)] }
+        let result: ColorContrast.Background
+        switch ColorContrast.backgroundLayer(of: element, styles) {
+        case .unknown(let key, let message):
+            result = .unknown(key: key, message: message)
+        case .known(let own) where own.alpha >= 1:
+            result = .known(own)
+        case .known(let own):
+            let below = element.parent.map { background(of: $0) } ?? .known(.white)
+            if own.alpha == 0, let parent = element.parent {
+                // Most boxes paint nothing: they share their parent's entry instead of a copy.
+                backgroundIndex[element.position] = backgroundIndex[parent.position]
+                return below
+            }
+            switch below {
+            case .known(let color): result = .known(own.alpha > 0 ? own.blended(over: color) : color)
+            case .unknown: result = below
+            }
+        }
+        backgroundValues.append(result)
+        backgroundIndex[element.position] = Int32(backgroundValues.count - 1)
+        return result
+    }
+
+    /// The product of the element's and its ancestors' opacity.
+    func opacity(of element: Element) -> Double {
+        if opacities.isEmpty { opacities = Array(repeating: -1, count: count) }
+        let known = opacities[element.position]
+        if known >= 0 { return Double(known) }
+        let result = styles.opacity(of: element) * (element.parent.map { opacity(of: $0) } ?? 1)
+        opacities[element.position] = Float(result)
+        return result
+    }
+
+    // MARK: Clipping
+
+    /// Inside a box that hides its overflow and has no width or height: never seen.
+    func isClippedAway(_ element: Element) -> Bool {
+        if clippedAway.isEmpty { clippedAway = Array(repeating: 0, count: count) }
+        let known = clippedAway[element.position]
+        if known != 0 { return known == 2 }
+        var result = false
+        if let parent = element.parent {
+            result = isClippedAway(parent)
+                || (ColorContrast.clipsOverflow(parent, styles)
+                    && [CSSProperty.width, .height].contains { ColorContrast.pixels(styles.value($0, of: parent)) == 0 })
+        }
+        clippedAway[element.position] = result ? 2 : 1
+        return result
+    }
+
+    /// `opacity: 0` on the element or an ancestor, or clipped to nothing by `clip: rect()`.
+    func isTransparent(_ element: Element) -> Bool {
+        if opacity(of: element) == 0 { return true }
+        if transparent.isEmpty { transparent = Array(repeating: 0, count: count) }
+        let known = transparent[element.position]
+        if known != 0 { return known == 2 }
+        var result = element.parent.map { isTransparent($0) } ?? false
+        if !result {
+            let clip = styles.value(.clip, of: element).lowercased().replacingOccurrences(of: " ", with: "")
+            let position = styles.value(.position, of: element).lowercased()
+            result = (position == "absolute" || position == "fixed") && clip.hasPrefix("rect(") && Self.clipsToNothing(clip)
+        }
+        transparent[element.position] = result ? 2 : 1
+        return result
+    }
+
+    private static func clipsToNothing(_ rect: String) -> Bool {
+        let inner = rect.dropFirst(5).dropLast()
+        let edges = inner.split(whereSeparator: { $0 == "," }).map { Double($0.replacingOccurrences(of: "px", with: "")) ?? -1 }
+        guard edges.count == 4 else { return false }
+        return edges[0] >= edges[2] || edges[3] >= edges[1]
+    }
+
+    /// The nearest box (the element or an ancestor) that hides its overflow and has a fixed
+    /// width or height, described; nil when there is none.
+    func fixedClip(around element: Element) -> String? {
+        if fixedClips.isEmpty { fixedClips = Array(repeating: -2, count: count) }
+        let known = fixedClips[element.position]
+        if known != -2 { return text(known) }
+        var result: String?
+        if ColorContrast.clipsOverflow(element, styles), [CSSProperty.width, .height].contains(where: { property in
+            let value = styles.value(property, of: element).lowercased()
+            return value != "auto" && !value.hasSuffix("%")
+        }) {
+            result = "it sits in <\(element.localName)>, a box of fixed size that hides what overflows"
+        } else {
+            result = element.parent.flatMap { fixedClip(around: $0) }
+        }
+        fixedClips[element.position] = store(result)
+        return result
+    }
+
+    // MARK: Pseudo-elements
+
+    /// `before` or `after` when the element or an ancestor has such a pseudo-element that is
+    /// positioned over the content with a background of its own.
+    func pseudoElementWithBackground(around element: Element) -> String? {
+        if pseudoElements.isEmpty { pseudoElements = Array(repeating: -2, count: count) }
+        let known = pseudoElements[element.position]
+        if known != -2 { return text(known) }
+        let result = ownPaintedPseudoElement(element) ?? element.parent.flatMap { pseudoElementWithBackground(around: $0) }
+        pseudoElements[element.position] = store(result)
+        return result
+    }
+
+    private func ownPaintedPseudoElement(_ box: Element) -> String? {
+        for pseudo in ["before", "after"] where styles.hasPseudoElementRules(pseudo, for: box) {
+            let content = styles.pseudoElementValue(.content, of: box, pseudo: pseudo)?.lowercased() ?? "none"
+            guard content != "none", content != "normal" else { continue }
+            guard styles.pseudoElementValue(.display, of: box, pseudo: pseudo)?.lowercased() != "none",
+                  styles.pseudoElementValue(.position, of: box, pseudo: pseudo)?.lowercased() == "absolute"
+            else { continue }
+            let background = styles.pseudoElementValue(.backgroundColor, of: box, pseudo: pseudo).flatMap { CSSColor.parse($0) }
+            let image = styles.pseudoElementValue(.backgroundImage, of: box, pseudo: pseudo)?.lowercased() ?? "none"
+            let paints: Bool
+            switch background {
+            case .rgba(let color)?: paints = color.alpha > 0
+            case .currentColor?: paints = true
+            case nil: paints = false
+            }
+            if paints || image != "none" { return pseudo }
+        }
+        return nil
+    }
+}

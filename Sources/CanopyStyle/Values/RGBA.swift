@@ -1,0 +1,66 @@
+import Foundation
+
+/// An sRGB colour with alpha: channels 0...255 (fractional, as browsers keep them), alpha 0...1.
+public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = Self.clamp(red, 255)
+        self.green = Self.clamp(green, 255)
+        self.blue = Self.clamp(blue, 255)
+        self.alpha = Self.clamp(alpha, 1)
+    }
+
+    /// From 0...1 channels (the colour spaces' unit), clipped to the sRGB gamut.
+    init(unitRed red: Double, green: Double, blue: Double, alpha: Double) {
+        self.init(red: red * 255, green: green * 255, blue: blue * 255, alpha: alpha)
+    }
+
+    public static let black = RGBA(red: 0, green: 0, blue: 0)
+    public static let white = RGBA(red: 255, green: 255, blue: 255)
+    public static let transparent = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
+
+    private static func clamp(_ value: Double, _ maximum: Double) -> Double {
+        value.isNaN ? 0 : min(max(value, 0), maximum)
+    }
+
+    /// `#rrggbb`, or `#rrggbbaa` when not opaque.
+    public var hex: String {
+        func byte(_ value: Double) -> String {
+            let text = String(Int(value.rounded()), radix: 16)
+            return text.count == 1 ? "0" + text : text
+        }
+        let opaque = "#" + byte(red) + byte(green) + byte(blue)
+        return alpha >= 1 ? opaque : opaque + byte(alpha * 255)
+    }
+
+    public var description: String { hex }
+
+    /// This colour painted over `backdrop` (source-over compositing).
+    public func blended(over backdrop: RGBA) -> RGBA {
+        let outAlpha = alpha + backdrop.alpha * (1 - alpha)
+        guard outAlpha > 0 else { return .transparent }
+        func channel(_ source: Double, _ below: Double) -> Double {
+            (source * alpha + below * backdrop.alpha * (1 - alpha)) / outAlpha
+        }
+        return RGBA(red: channel(red, backdrop.red), green: channel(green, backdrop.green), blue: channel(blue, backdrop.blue), alpha: outAlpha)
+    }
+
+    /// WCAG 2 relative luminance, with the sRGB linearisation threshold 0.04045 that axe-core 4.11 uses.
+    public var relativeLuminance: Double {
+        func linear(_ channel: Double) -> Double {
+            let unit = channel / 255
+            return unit <= 0.04045 ? unit / 12.92 : pow((unit + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// WCAG 2 contrast ratio of two opaque colours, 1...21.
+    public static func contrastRatio(_ first: RGBA, _ second: RGBA) -> Double {
+        let (a, b) = (first.relativeLuminance, second.relativeLuminance)
+        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    }
+}
