@@ -72,7 +72,7 @@ struct CommandLineTests {
         #expect(run.status == 0)
         for id in ["image-alt", "html-has-lang", "document-title"] { #expect(run.stdout.contains(id)) }
         #expect(run.stdout.contains("WCAG 1.1.1"))
-        #expect(run.stdout.hasSuffix("55 rules\n"))
+        #expect(run.stdout.hasSuffix("58 rules\n"))
         #expect(!run.stdout.contains("object-alt"), "opt-in rules are off by default")
     }
 
@@ -80,7 +80,7 @@ struct CommandLineTests {
         let allSet = SharedFixtures.repositoryRoot.appendingPathComponent("Rules/all.yml").path
         let run = try canopy(["rules", "--set", allSet])
         #expect(run.status == 0)
-        #expect(run.stdout.hasSuffix("84 rules\n"))
+        #expect(run.stdout.hasSuffix("88 rules\n"))
         for id in ["object-alt", "bypass", "aria-allowed-role", "skip-link"] { #expect(run.stdout.contains(id + "  [")) }
     }
 

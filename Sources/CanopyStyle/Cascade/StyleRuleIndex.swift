@@ -33,6 +33,9 @@ public final class StyleRuleIndex: Sendable {
     public let authorDeclared: PropertySet
     /// Whether the page has author styles at all.
     public var isEmpty: Bool { rules.count == userAgentRuleCount }
+    /// Style rules directly inside a top-level `@media` whose condition names the orientation,
+    /// that rotate what they style, whatever the viewport: what css-orientation-lock reads.
+    public let orientationRules: [OrientationRule]
     let userAgentRuleCount: Int
 
     public static let visibilityProperties = PropertySet([.display, .visibility, .contentVisibility])
@@ -72,6 +75,7 @@ public final class StyleRuleIndex: Sendable {
         self.undecidableRules = builder.undecidable
         self.authorDeclared = authorDeclared
         self.userAgentRuleCount = builder.userAgentRuleCount
+        self.orientationRules = builder.orientationRules
         let blocks = builder.blocks
         allRules = RuleBuckets(rules, where: { $0.selector.pseudoElement == nil })
         visibilityRules = RuleBuckets(rules, where: {
@@ -105,6 +109,7 @@ public final class StyleRuleIndex: Sendable {
         var undecidable = 0
         var layers = LayerTree()
         var userAgentRuleCount = 0
+        var orientationRules: [OrientationRule] = []
         private var addingUserAgent = false
         /// Imports deeper than this are not followed: real sites use two or three levels.
         static let maximumImportDepth = 8
@@ -142,6 +147,22 @@ public final class StyleRuleIndex: Sendable {
         mutating func add(_ sheet: ParsedStyleSheet, layer: Int?, base: String?, importChain: [String]) {
             dropped += sheet.droppedRules
             walk(sheet.items, layer: layer ?? LayerTree.unlayered, base: base, importChain: importChain)
+            if !addingUserAgent { collectOrientationRules(sheet.items) }
+        }
+
+        /// Rotations declared under a top-level orientation query, applied or not on this
+        /// viewport: the lock is in the sheet, whichever way the device is held.
+        private mutating func collectOrientationRules(_ items: [SheetItem]) {
+            for case .conditional(.media(let media), let inner) in items where media.text.lowercased().contains("orientation") {
+                for case .style(let rule) in inner {
+                    let transform = rule.declarations.declarations.last { $0.property == .transform }?.value
+                    let rotate = rule.declarations.declarations.last { $0.property == .rotate }?.value
+                    guard transform != nil || rotate != nil else { continue }
+                    orientationRules.append(
+                        OrientationRule(media: media.text, selectors: rule.selectors, transform: transform, rotate: rotate)
+                    )
+                }
+            }
         }
 
         private mutating func walk(_ items: [SheetItem], layer: Int, base: String?, importChain: [String]) {
@@ -185,6 +206,15 @@ public final class StyleRuleIndex: Sendable {
             }
         }
     }
+}
+
+/// A rule under an orientation media query that turns what it styles (`transform`, `rotate`).
+public struct OrientationRule: Sendable {
+    /// The media query, as written.
+    public let media: String
+    public let selectors: [StyleSelector]
+    public let transform: String?
+    public let rotate: String?
 }
 
 /// Cascade layers in the order they were first named. A layer's own rules come after (win over)

@@ -12,6 +12,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
     case borderTopWidth, borderTopStyle, borderTopColor
     case borderBottomWidth, borderBottomStyle, borderBottomColor
     case outlineStyle, content, zIndex, textStrokeWidth
+    case fontFamily, rotate
 
     public init?(name: String) {
         guard let property = Self.byName[name] else { return nil }
@@ -24,7 +25,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
     public var inherits: Bool {
         switch self {
         case .visibility, .color, .fontSize, .fontWeight, .fontStyle, .lineHeight, .letterSpacing, .wordSpacing,
-             .textShadow, .whiteSpace:
+             .textShadow, .whiteSpace, .fontFamily:
             return true
         default:
             return false
@@ -40,13 +41,15 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         case .color: return "canvastext"
         case .backgroundColor: return "transparent"
         case .backgroundImage, .transform, .filter, .backdropFilter, .clipPath, .textShadow, .textDecorationLine,
-             .borderTopStyle, .borderBottomStyle, .outlineStyle, .content, .float:
+             .borderTopStyle, .borderBottomStyle, .outlineStyle, .content, .float, .rotate:
             return "none"
         case .fontSize: return "medium"
         case .fontWeight, .fontStyle, .lineHeight, .letterSpacing, .wordSpacing, .mixBlendMode, .whiteSpace: return "normal"
         case .position: return "static"
         case .top, .left, .right, .bottom, .width, .height, .clip, .zIndex: return "auto"
         case .textStrokeWidth: return "0"
+        // What desktop browsers use when a page names no font.
+        case .fontFamily: return "serif"
         case .marginTop, .marginRight, .marginBottom, .marginLeft, .textIndent: return "0"
         case .overflowX, .overflowY: return "visible"
         case .textDecorationColor, .borderTopColor, .borderBottomColor: return "currentcolor"
@@ -67,6 +70,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         "border-top-width", "border-top-style", "border-top-color",
         "border-bottom-width", "border-bottom-style", "border-bottom-color",
         "outline-style", "content", "z-index", "-webkit-text-stroke-width",
+        "font-family", "rotate",
     ]
 
     private static let byName: [String: CSSProperty] = {

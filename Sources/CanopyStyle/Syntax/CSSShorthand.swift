@@ -9,7 +9,7 @@ public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
     public var longhands: [CSSProperty] {
         switch self {
         case .background: return [.backgroundColor, .backgroundImage]
-        case .font: return [.fontStyle, .fontWeight, .fontSize, .lineHeight]
+        case .font: return [.fontStyle, .fontWeight, .fontSize, .lineHeight, .fontFamily]
         case .margin: return [.marginTop, .marginRight, .marginBottom, .marginLeft]
         case .border: return Self.topBorder + Self.bottomBorder
         case .borderTop: return Self.topBorder
@@ -168,7 +168,7 @@ public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
     private static func font(_ parts: [String]) -> [(CSSProperty, String)]? {
         if parts.count == 1, systemFonts.contains(parts[0].lowercased()) {
             // The platform's UI font: about 13px and normal weight in desktop browsers.
-            return [(.fontStyle, "normal"), (.fontWeight, "normal"), (.fontSize, "13px"), (.lineHeight, "normal")]
+            return [(.fontStyle, "normal"), (.fontWeight, "normal"), (.fontSize, "13px"), (.lineHeight, "normal"), (.fontFamily, "system-ui")]
         }
         var style = "normal"
         var weight = "normal"
@@ -206,7 +206,8 @@ public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
         }
         // A size and a family are both required.
         guard let size, !size.isEmpty, index < parts.count else { return nil }
-        return [(.fontStyle, style), (.fontWeight, weight), (.fontSize, size), (.lineHeight, lineHeight)]
+        let family = parts[index...].joined(separator: " ")
+        return [(.fontStyle, style), (.fontWeight, weight), (.fontSize, size), (.lineHeight, lineHeight), (.fontFamily, family)]
     }
 }
 

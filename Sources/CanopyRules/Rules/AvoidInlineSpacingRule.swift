@@ -1,0 +1,135 @@
+import CanopyAccessibility
+import CanopyHTML
+import CanopyStyle
+
+/// People who need more space between letters, words or lines override a page's spacing with a
+/// style sheet of their own; a `style` attribute that sets it `!important` wins over theirs, so
+/// it must already be wide enough (WCAG 1.4.12 Text Spacing): letter spacing 0.12em, word
+/// spacing 0.16em, line height 1.5.
+public struct AvoidInlineSpacingRule: Rule {
+    public init() {}
+
+    public let metadata = RuleMetadata(
+        id: "avoid-inline-spacing",
+        impact: .serious,
+        tags: ["cat.structure", "wcag21aa", "wcag1412", "EN-301-549", "EN-9.1.4.12", "ACT"],
+        description: "Checks that text spacing set !important in style attributes leaves the minimums WCAG asks readers to be able to set",
+        help: "Spacing set !important in a style attribute must be wide enough",
+        howToFix: "Drop !important from letter-spacing, word-spacing and line-height in the style attribute, or set them to at least 0.12em, 0.16em and 1.5.",
+        enabledByDefault: true,
+        rationale: "Readers with dyslexia or low vision widen text spacing with their own style sheet; an !important style attribute is the one thing it cannot override."
+    )
+
+    public let selector = try! SelectorList("[style]")
+
+    /// The minimum of each spacing property, in ems (line height: times the font size).
+    private struct Spacing {
+        let property: CSSProperty
+        let minimum: Double
+        /// What `normal` amounts to.
+        let normal: Double
+        /// Line height matters only for text that runs over more than one line.
+        let multiLineOnly: Bool
+    }
+
+    private static let spacings = [
+        Spacing(property: .letterSpacing, minimum: 0.12, normal: 0, multiLineOnly: false),
+        Spacing(property: .wordSpacing, minimum: 0.16, normal: 0, multiLineOnly: false),
+        Spacing(property: .lineHeight, minimum: 1.5, normal: 1, multiLineOnly: true),
+    ]
+
+    /// Keywords that hand the value back to the cascade, where the reader's sheet can reach it.
+    private static let deferringKeywords: Set<String> = ["inherit", "unset", "revert", "revert-layer"]
+
+    public func applies(to element: Element, on page: PageContext) -> Bool {
+        !page.accessibility.isNotRendered(element) && !page.accessibility.isVisibilityHidden(element)
+            && !ContrastFacts.of(page).isTransparent(element)
+    }
+
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
+        let inline = DeclarationBlock(parsing: element.attribute("style") ?? "")
+        let styles = page.styles
+        var undecided: [String] = []
+        for spacing in Self.spacings {
+            guard let declaration = inline.declarations.last(where: { $0.property == spacing.property && $0.important }) else { continue }
+            if Self.deferringKeywords.contains(declaration.value.lowercased()) { continue }
+            if spacing.multiLineOnly {
+                switch Self.lineCount(of: element, styles) {
+                case .one: continue
+                case .unknown:
+                    guard let value = Self.ems(spacing, of: element, styles), value < spacing.minimum else { continue }
+                    undecided.append("line-height is \(ColorContrast.number(value)) !important, under 1.5, and only layout can tell whether this text wraps onto a second line")
+                    continue
+                case .several: break
+                }
+            }
+            guard let value = Self.ems(spacing, of: element, styles) else {
+                undecided.append("\(spacing.property.name) \"\(styles.value(spacing.property, of: element))\" could not be computed")
+                continue
+            }
+            if value < spacing.minimum {
+                let unit = spacing.property == .lineHeight ? "" : "em"
+                return .violation(
+                    "\(spacing.property.name) is set !important in the style attribute to \(ColorContrast.number(value))\(unit), under the \(ColorContrast.number(spacing.minimum))\(unit) readers must be able to set."
+                )
+            }
+        }
+        if !undecided.isEmpty { return .incomplete(undecided.joined(separator: "; ") + ".") }
+        return .pass
+    }
+
+    /// The computed value in ems of the element's font size, rounded to hundredths.
+    private static func ems(_ spacing: Spacing, of element: Element, _ styles: ComputedStyles) -> Double? {
+        guard let fontSize = styles.fontSize(of: element), fontSize > 0 else { return nil }
+        let value = styles.value(spacing.property, of: element).lowercased()
+        let ems: Double
+        if value == "normal" {
+            ems = spacing.normal
+        } else if spacing.property == .lineHeight, let number = Double(value) {
+            ems = number
+        } else {
+            let context = LengthContext(fontSize: fontSize, rootFontSize: 16, viewport: styles.viewport)
+            // Percentages of word spacing and line height are of the font size.
+            guard let pixels = CSSLength.pixels(value, in: context, percentBase: fontSize) else { return nil }
+            ems = pixels / fontSize
+        }
+        return (ems * 100).rounded() / 100
+    }
+
+    private enum LineCount { case one, several, unknown }
+
+    /// Whether the element's text is certainly on one line, certainly on several, or either
+    /// depending on layout: a forced break (`<br>`, a block inside) makes several; text with no
+    /// place to wrap stays on one; text wider than the viewport itself wraps.
+    private static func lineCount(of element: Element, _ styles: ComputedStyles) -> LineCount {
+        if element.descendants.contains(where: { ($0.isHTML && $0.localName == "br") || styles.startsBlock($0) }) { return .several }
+        let text = RunningText.sanitized(RunningText.rendered(element, styles))
+        if !text.contains(" "), !text.contains("-") { return .one }
+        let whiteSpace = styles.value(.whiteSpace, of: element).lowercased()
+        if whiteSpace == "nowrap" || whiteSpace == "pre" { return .one }
+        // Latin text averages half an em a character or more; a narrow 0.4em keeps this certain.
+        if let size = styles.fontSize(of: element), Double(text.count) * 0.4 * size > styles.viewport.width { return .several }
+        return .unknown
+    }
+
+    public let examples = RuleExamples(
+        passing: [
+            #"<p style="letter-spacing: 0.05em">Not important, so readers can widen it</p>"#,
+            #"<p style="letter-spacing: 0.12em !important; word-spacing: 0.2em !important">Wide enough</p>"#,
+            #"<p style="line-height: 1.2 !important">Oneword</p>"#,
+            #"<p style="word-spacing: inherit !important">Handed back to the cascade</p>"#,
+        ],
+        violating: [
+            RuleExample(#"<p style="letter-spacing: 1px !important">Tight letters</p>"#, at: "p"),
+            RuleExample(#"<p style="word-spacing: 0.1em !important">Tight words</p>"#, at: "p"),
+            RuleExample(#"<p style="line-height: 1.2 !important">First line<br>Second line</p>"#, at: "p"),
+        ],
+        incomplete: [
+            RuleExample(#"<p style="line-height: 1.2 !important">A sentence that may or may not wrap</p>"#, at: "p")
+        ],
+        inapplicable: [
+            #"<p>No style attribute</p>"#,
+            #"<p style="letter-spacing: 0 !important; display: none">Not rendered</p>"#,
+        ]
+    )
+}

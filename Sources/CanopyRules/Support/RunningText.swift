@@ -1,0 +1,103 @@
+import CanopyAccessibility
+import CanopyHTML
+import CanopyStyle
+
+/// Text as it runs on screen: what a reader sees of an element (a browser's `innerText`, without
+/// layout), and whether an element sits inside a line of ordinary text, as axe-core's
+/// `isInTextBlock` decides it for link-in-text-block.
+enum RunningText {
+    /// The element's text as rendered: descendants that are not rendered (`display: none`,
+    /// `<style>`, `<script>`...) left out, and no image alternatives.
+    static func rendered(_ element: Element, _ styles: ComputedStyles) -> String {
+        var text = ""
+        func collect(_ element: Element) {
+            for node in element.childNodes {
+                if node.kind == .text {
+                    text += node.text
+                } else if let child = node.element, !isSkipped(child, styles) {
+                    collect(child)
+                }
+            }
+        }
+        collect(element)
+        return text
+    }
+
+    private static let unrenderedNames: Set<String> = ["style", "script", "template", "noscript", "head", "title", "datalist"]
+
+    private static func isSkipped(_ element: Element, _ styles: ComputedStyles) -> Bool {
+        (element.isHTML && unrenderedNames.contains(element.localName)) || element.hasAttribute("hidden")
+            || styles.display(of: element) == "none"
+    }
+
+    /// Whitespace runs folded to one space (no-break spaces included), trimmed.
+    static func sanitized(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+    }
+
+    /// Whether `element` is an inline part of a line of text that holds more ordinary words than
+    /// words of links and other controls: only the line holding the element counts, from the
+    /// last line break (a `<br>`, `<hr>` or block) before it to the first one after it.
+    static func isInTextBlock(_ element: Element, on page: PageContext) -> Bool {
+        let styles = page.styles
+        if styles.startsBlock(element) || styles.isInlineBlock(element) { return false }
+        guard let block = element.ancestors.first(where: { styles.startsBlock($0) }) else { return false }
+        var walk = LineWalk(target: element, page: page)
+        walk.visitChildren(of: block)
+        return sanitized(walk.plainText).count > sanitized(walk.widgetText).count
+    }
+
+    private struct LineWalk {
+        let target: Element
+        let page: PageContext
+        var plainText = ""
+        var widgetText = ""
+        /// 0 before the target, 1 after it, 2 past the line break that ends its line.
+        var state = 0
+
+        init(target: Element, page: PageContext) {
+            self.target = target
+            self.page = page
+        }
+
+        mutating func visitChildren(of element: Element) {
+            for node in element.childNodes {
+                guard state < 2 else { return }
+                if node.kind == .text {
+                    plainText += node.text
+                } else if let child = node.element {
+                    visit(child)
+                }
+            }
+        }
+
+        private mutating func visit(_ element: Element) {
+            if element == target { state = 1 }
+            let styles = page.styles
+            let breaksLine = styles.startsBlock(element) || (element.isHTML && ["br", "hr"].contains(element.localName))
+            if breaksLine {
+                if state == 0 {
+                    plainText = ""
+                    widgetText = ""
+                } else {
+                    state = 2
+                }
+                return
+            }
+            // Boxes taken out of the line by their own style attribute are not part of it.
+            if let style = element.attribute("style"), Self.leavesTheLine(StyleAttributeDeclarations(parsing: style)) { return }
+            if let role = page.accessibility.role(of: element), ARIARoles.role(named: role)?.type == "widget" {
+                widgetText += element.textContent
+                return
+            }
+            visitChildren(of: element)
+        }
+
+        private static func leavesTheLine(_ style: StyleAttributeDeclarations) -> Bool {
+            if style["display"] == "none" || style["overflow"] == "hidden" { return true }
+            if let float = style["float"], float != "none" { return true }
+            if let position = style["position"], position != "relative", position != "static" { return true }
+            return false
+        }
+    }
+}
