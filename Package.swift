@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "CanopyKitTests",
             dependencies: [
-                "CanopyDiagnostics", "CanopyKit", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
+                "CanopyDiagnostics", "CanopyKit", "CanopyHTML", "CanopyStyle", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
                 "CanopyTestSupport", "CanopyLoopbackServer", "CanopyXMLSchema",
                 "CanopySyntheticHistory", "CZlib",
             ],

@@ -3,6 +3,7 @@
 // memory (max RSS) is its own. Build with `-c release`; serve the site first (../shared/corpus/serve.sh).
 //
 //   swift run -c release canopy-crawl-bench [--start URL] [--prefix PATH] [--urls FILE]
+//     (crawl with styles, crawl without linked stylesheets, fetch only, bare parse; ratios of each)
 //   swift run -c release canopy-crawl-bench --soak [--soak-pages 10000,100000] [--keep]
 //     (`canopy crawl` end to end over a generated site it serves itself; fails unless memory stays flat)
 //   swift run -c release canopy-crawl-bench --adversarial
@@ -70,7 +71,7 @@ func fetchList() throws -> (bodies: [[UInt8]], seconds: Double) {
 
 func runMode(_ mode: String) throws -> Measurement {
     switch mode {
-    case "crawl":
+    case "crawl", "crawl-no-styles":
         // `canopy crawl` end to end: configuration, crawl and audit, the run store, results.jsonl
         // and the reports written at the end, into a folder of its own.
         let folder = NSTemporaryDirectory() + "canopy-crawl-bench-\(getpid())"
@@ -84,6 +85,8 @@ func runMode(_ mode: String) throws -> Measurement {
         overrides.sitemaps = ["none"]
         overrides.reports = folder
         overrides.store = folder + "/canopy.sqlite"
+        // The price of styles: the same crawl with linked stylesheets left unloaded.
+        if mode == "crawl-no-styles" { overrides.stylesEnabled = false }
         let begin = ContinuousClock.now
         let outcome = SiteCrawl().run(SiteCrawl.Options(overrides: overrides, verbosity: .quiet))
         let elapsed = seconds(since: begin)
@@ -139,11 +142,16 @@ func child(_ mode: String) throws -> (Measurement, Double) {
 }
 
 print("site: \(start) within \(prefix); \(ProcessInfo.processInfo.activeProcessorCount) cores")
-let modes = [("crawl", "canopy crawl + audit (default rules)"), ("fetch", "fetch only (FetchLoop, URL list)"), ("parse", "bare libxml2 parse (same pages)")]
+let modes = [
+    ("crawl", "canopy crawl + audit (default rules)"), ("crawl-no-styles", "the same, linked stylesheets not loaded"),
+    ("fetch", "fetch only (FetchLoop, URL list)"), ("parse", "bare libxml2 parse (same pages)"),
+]
 var results: [String: Measurement] = [:]
+var peaks: [String: Double] = [:]
 for (mode, label) in modes {
     let (measurement, peak) = try child(mode)
     results[mode] = measurement
+    peaks[mode] = peak
     let megabytes = Double(measurement.bytes) / 1_048_576
     print(label.padding(toLength: 38, withPad: " ", startingAt: 0)
         + String(format: "%6d pages %7.2f s %8.0f pages/s %7.1f MB/s  peak %6.1f MB  %@",
@@ -153,4 +161,8 @@ for (mode, label) in modes {
 if let crawl = results["crawl"], let parse = results["parse"] {
     let ratio = (Double(crawl.pages) / crawl.seconds) / (Double(parse.pages) / parse.seconds)
     print(String(format: "crawl throughput = %.2fx bare single-core parse throughput", ratio))
+}
+if let styled = results["crawl"], let unstyled = results["crawl-no-styles"], let styledPeak = peaks["crawl"], let unstyledPeak = peaks["crawl-no-styles"] {
+    let ratio = (Double(styled.pages) / styled.seconds) / (Double(unstyled.pages) / unstyled.seconds)
+    print(String(format: "styles on = %.2fx the throughput with styles off; peak memory %.2fx", ratio, styledPeak / unstyledPeak))
 }

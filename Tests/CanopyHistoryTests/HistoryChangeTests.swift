@@ -114,9 +114,11 @@ struct HistoryChangeTests {
             let store = try RunStore(path: path)
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")])])
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")]), Self.page("/b", [madeUpFinding("image-alt", signature: "a")])])
-            // What schema version 2 left: neither run_changes nor the later page_links.
+            // What schema version 2 left: neither run_changes nor the later page_links and evidence.
             try store.withDatabase { database in
-                try database.execute("DROP TABLE run_changes; DROP TABLE page_links; DELETE FROM schema_migrations WHERE version >= 3;")
+                try database.execute(
+                    "DROP TABLE run_changes; DROP TABLE page_links; ALTER TABLE findings DROP COLUMN evidence; DELETE FROM schema_migrations WHERE version >= 3;"
+                )
             }
             #expect(try store.schemaVersion() == 2)
         }

@@ -37,7 +37,7 @@ extension RunStore {
                 """
                 SELECT pages.url, pages.page_type, findings.rule_id, findings.impact, findings.outcome, findings.target,
                        findings.snippet, findings.message, findings.owner, findings.element_signature, findings.component_key,
-                       findings.component_signature, findings.issue_key,
+                       findings.component_signature, findings.issue_key, findings.evidence,
                        EXISTS (SELECT 1 FROM run_components WHERE run_components.run_id = findings.run_id
                                AND run_components.component_key = findings.component_key
                                AND run_components.structure_hash = findings.component_hash)
@@ -47,9 +47,9 @@ extension RunStore {
                 [.integer(run.rawValue)]
             ) { row in
                 IssueInstance(
-                    pageURL: row.string(0), pageType: row.optionalString(1) ?? "/", finding: try Self.finding(row, from: 2),
+                    pageURL: row.string(0), pageType: row.optionalString(1) ?? "/", finding: try Self.finding(row, from: 2, evidence: 13),
                     owner: row.optionalString(8), elementSignature: row.string(9), componentKey: row.optionalString(10),
-                    componentSignature: row.optionalString(11), inSiteWideComponent: row.int(13) != 0, issueKey: row.optionalString(12) ?? ""
+                    componentSignature: row.optionalString(11), inSiteWideComponent: row.int(14) != 0, issueKey: row.optionalString(12) ?? ""
                 )
             }
         }

@@ -218,7 +218,7 @@ private struct TrendQueries {
             """
             SELECT run_issues.issue_key, run_issues.rule_id, run_issues.impact, run_issues.outcome, run_issues.owner, run_issues.page_type,
                    run_issues.component_key, run_issues.instances, run_issues.findings,
-                   pages.url, findings.target, findings.snippet, findings.message
+                   pages.url, findings.target, findings.snippet, findings.message, findings.evidence
             FROM run_issues
             JOIN findings ON findings.id = run_issues.example_finding_id
             JOIN pages ON pages.id = findings.page_id
@@ -235,7 +235,10 @@ private struct TrendQueries {
                 pageType: row.optionalString(5), component: row.optionalString(6), pageCount: row.int(7), findingCount: row.int(8),
                 firstSeenRunId: streak.0, firstSeenAt: streak.1, firstSeenEverRunId: ever.0, firstSeenEverAt: ever.1,
                 isNew: previous != nil && !previousKeys.contains(key),
-                example: IssueExample(url: row.string(9), target: row.string(10), snippet: row.string(11), message: row.string(12))
+                example: IssueExample(
+                    url: row.string(9), target: row.string(10), snippet: row.string(11), message: row.string(12),
+                    evidence: try row.optionalString(13).map(RunStore.evidence(fromJSON:))
+                )
             )
         }
         let impactRank = ["critical": 3, "serious": 2, "moderate": 1, "minor": 0]

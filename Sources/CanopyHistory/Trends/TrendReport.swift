@@ -1,4 +1,5 @@
 import CanopyStore
+import CanopyRules
 import Foundation
 
 /// A site's accessibility over its complete runs, and the open issues of the latest one.
@@ -247,12 +248,15 @@ public struct IssueExample: Codable, Sendable, Equatable {
     public var target: String
     public var snippet: String
     public var message: String
+    /// What the rule measured (a contrast ratio and its colours), when it measured anything.
+    public var evidence: [String: EvidenceValue]?
 
-    public init(url: String, target: String, snippet: String, message: String) {
+    public init(url: String, target: String, snippet: String, message: String, evidence: [String: EvidenceValue]? = nil) {
         self.url = url
         self.target = target
         self.snippet = snippet
         self.message = message
+        self.evidence = evidence
     }
 }
 

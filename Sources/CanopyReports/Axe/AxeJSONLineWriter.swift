@@ -116,7 +116,28 @@ public struct AxeJSONLineWriter: Sendable {
         for (index, node) in nodes.enumerated() {
             if index > 0 { json.append(0x2C) }
             let verb = node.outcome == .violation ? "Fix this: " : "Review this: "
-            json.append(contentsOf: #"{"failureSummary":"#.utf8)
+            json.append(0x7B)
+            if !node.evidence.isEmpty {
+                // Where axe-core puts what a check measured: the check's `data`.
+                json.append(contentsOf: #""any":[{"data":{"#.utf8)
+                for (position, key) in node.evidence.keys.sorted().enumerated() {
+                    if position > 0 { json.append(0x2C) }
+                    JSONText.append(key, to: &json)
+                    json.append(0x3A)
+                    switch node.evidence[key]! {
+                    case .text(let text): JSONText.append(text, to: &json)
+                    case .number(let number): json.append(contentsOf: AxeCheckEntry.jsonNumber(number).utf8)
+                    }
+                }
+                json.append(contentsOf: #"},"id":"#.utf8)
+                JSONText.append(ruleID, to: &json)
+                json.append(contentsOf: #","impact":"#.utf8)
+                JSONText.append(node.impact.rawValue, to: &json)
+                json.append(contentsOf: #","message":"#.utf8)
+                JSONText.append(node.message, to: &json)
+                json.append(contentsOf: "}],".utf8)
+            }
+            json.append(contentsOf: #""failureSummary":"#.utf8)
             JSONText.append(parts.howToFix.map { verb + node.message + "\n" + $0 } ?? node.message, to: &json)
             json.append(contentsOf: #","html":"#.utf8)
             JSONText.append(node.snippet, to: &json)

@@ -45,16 +45,19 @@ public struct AxeJSONReport: Encodable, Sendable {
         public let html: String
         public let impact: String?
         public let failureSummary: String?
+        /// The check that measured something (contrast and its colours), as axe-core lists it.
+        public var any: [AxeCheckEntry]? = nil
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(any, forKey: .any)
             try container.encode(target, forKey: .target)
             try container.encode(html, forKey: .html)
             try container.encode(impact, forKey: .impact)
             try container.encode(failureSummary, forKey: .failureSummary)
         }
 
-        enum CodingKeys: String, CodingKey { case target, html, impact, failureSummary }
+        enum CodingKeys: String, CodingKey { case target, html, impact, failureSummary, any }
     }
 
     /// The groups whose nodes a report lists in full, as axe-core's `resultTypes` option: the
@@ -83,7 +86,10 @@ public struct AxeJSONReport: Encodable, Sendable {
             nodes: rule.nodes.prefix(limit).map { node in
                 NodeEntry(
                     target: [node.target], html: node.html, impact: impact?.rawValue,
-                    failureSummary: FailureSummary.text(for: node.outcome, rule: rule.metadata)
+                    failureSummary: FailureSummary.text(for: node.outcome, rule: rule.metadata),
+                    any: node.evidence.isEmpty ? nil : [
+                        AxeCheckEntry(id: rule.metadata.id, impact: rule.metadata.impact.rawValue, message: node.outcome.message, data: node.evidence)
+                    ]
                 )
             }
         )
@@ -101,6 +107,20 @@ public struct AxeJSONReport: Encodable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
+    }
+}
+
+/// One check's result on a node, as axe-core reports it in `any`/`all`/`none`: here only for
+/// checks that measured something, with what they measured in `data`.
+public struct AxeCheckEntry: Encodable, Sendable {
+    public let id: String
+    public let impact: String
+    public let message: String
+    public let data: [String: EvidenceValue]
+
+    /// A JSON number as the line writer and JSONEncoder both write it.
+    static func jsonNumber(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

@@ -1,4 +1,5 @@
 import CanopyHistory
+import CanopyRules
 import CanopyStore
 import Foundation
 
@@ -108,6 +109,36 @@ private struct HTMLPage {
 
     /// Markup written by this file; never crawled content.
     mutating func raw(_ markup: String) { html += markup }
+
+    /// A contrast measurement as a developer fixes it: "2.9:1, needs 4.5:1" with a swatch of
+    /// each colour beside its hex value (the swatch adds to the text, never replaces it).
+    mutating func measurement(_ evidence: [String: EvidenceValue]) {
+        guard case .number(let ratio)? = evidence["contrastRatio"] else { return }
+        var parts = ["\(Self.ratioText(ratio)):1"]
+        if case .text(let needed)? = evidence["expectedContrastRatio"] { parts[0] += ", needs \(esc(needed))" }
+        var line = "<p class=\"measure\"><strong>\(parts[0])</strong>"
+        for (key, label) in [("fgColor", "text"), ("bgColor", "background")] {
+            guard case .text(let color)? = evidence[key], Self.isHexColor(color) else { continue }
+            line += " <span class=\"swatch\"><svg width=\"14\" height=\"14\" aria-hidden=\"true\" focusable=\"false\">"
+                + "<rect x=\"0.5\" y=\"0.5\" width=\"13\" height=\"13\" fill=\"\(color)\" stroke=\"#374151\"/></svg> \(label) <code>\(color)</code></span>"
+        }
+        if case .text(let size)? = evidence["fontSize"] {
+            let weight: String
+            if case .text(let value)? = evidence["fontWeight"] { weight = " \(esc(value))" } else { weight = "" }
+            line += " <span class=\"detail\">\(esc(size))\(weight)</span>"
+        }
+        raw(line + "</p>")
+    }
+
+    private static func ratioText(_ ratio: Double) -> String {
+        ratio == ratio.rounded() ? String(Int(ratio)) : String((ratio * 100).rounded() / 100)
+    }
+
+    /// `#rgb`, `#rrggbb` or `#rrggbbaa` only: anything else never reaches an attribute.
+    static func isHexColor(_ text: String) -> Bool {
+        let digits = text.dropFirst()
+        return text.hasPrefix("#") && [3, 6, 8].contains(digits.count) && digits.allSatisfy(\.isHexDigit)
+    }
 
     func esc(_ text: some StringProtocol) -> String { HTMLEscaping.escape(text) }
 
@@ -414,7 +445,9 @@ private struct HTMLPage {
                 raw("<td>page type <code>\(esc(issue.pageType ?? "–"))</code></td>")
             }
             raw("<td><code class=\"target\">\(esc(issue.example.target))</code><pre class=\"snippet\"><code>\(esc(issue.example.snippet))</code></pre>")
-            raw("<p class=\"message\">\(esc(issue.example.message))</p><p class=\"detail\">on \(url(issue.example.url))</p></td></tr>\n")
+            raw("<p class=\"message\">\(esc(issue.example.message))</p>")
+            if let evidence = issue.example.evidence { measurement(evidence) }
+            raw("<p class=\"detail\">on \(url(issue.example.url))</p></td></tr>\n")
         }
         raw("</tbody>\n</table>\n</section>\n")
     }
@@ -499,6 +532,7 @@ private struct HTMLPage {
         code,.url{overflow-wrap:anywhere}
         pre.snippet{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0;background:#f3f4f6;padding:.25rem .4rem}
         .message{margin:.25rem 0}
+        .measure{margin:.25rem 0}.swatch{white-space:nowrap;margin-left:.5rem}.swatch svg{vertical-align:-2px}
         .issues td,.issues th{max-width:28rem}
         .badge{background:#991b1b;color:#fff;border-radius:.3rem;padding:0 .35rem;font-size:.8rem;font-weight:600}
         .impact{font-weight:600}

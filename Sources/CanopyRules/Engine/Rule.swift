@@ -11,6 +11,16 @@ public enum CheckOutcome: Sendable, Equatable {
     case incomplete(String)
 }
 
+extension CheckOutcome {
+    /// What the outcome says of the element; empty for a pass.
+    public var message: String {
+        switch self {
+        case .pass: ""
+        case .violation(let message), .incomplete(let message): message
+        }
+    }
+}
+
 /// One accessibility rule: its metadata, the elements it applies to, and its check.
 ///
 /// A rule lives in its own file with its examples, which the test suite runs, so that every rule

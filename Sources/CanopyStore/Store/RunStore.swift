@@ -123,14 +123,15 @@ public final class RunStore: @unchecked Sendable {
             try database.run(
                 """
                 INSERT INTO findings (run_id, page_id, rule_id, impact, outcome, target, snippet, message, owner,
-                                      element_signature, component_key, component_hash, component_signature)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      element_signature, component_key, component_hash, component_signature, evidence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     runValue, pageValue, .text(finding.ruleID), .text(finding.impact.rawValue), .text(finding.outcome.rawValue),
                     .text(finding.target), .text(finding.snippet), .text(finding.message), SQLiteValue(finding.owner),
                     .text(finding.identity.elementSignature), SQLiteValue(component?.candidate.key),
                     SQLiteValue(component?.candidate.structureHash), SQLiteValue(component?.elementSignature),
+                    SQLiteValue(Self.evidenceJSON(finding.evidence)),
                 ]
             )
         }
@@ -360,13 +361,13 @@ public final class RunStore: @unchecked Sendable {
                 let pageID = SQLiteValue.integer(row.int64(12))
                 let findings = try database.query(
                     """
-                    SELECT rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, issue_key
+                    SELECT rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, issue_key, evidence
                     FROM findings WHERE page_id = ? ORDER BY id
                     """,
                     [pageID]
                 ) { row in
                     StoredFinding(
-                        pageURL: page.url, finding: try Self.finding(row, from: 0), owner: row.optionalString(6), elementSignature: row.string(7),
+                        pageURL: page.url, finding: try Self.finding(row, from: 0, evidence: 10), owner: row.optionalString(6), elementSignature: row.string(7),
                         componentKey: row.optionalString(8), issueKey: row.optionalString(9)
                     )
                 }
@@ -382,7 +383,7 @@ public final class RunStore: @unchecked Sendable {
         try withDatabase { database in
             let findingsOfRun: SQL = """
                 SELECT pages.url, findings.rule_id, findings.impact, findings.outcome, findings.target, findings.snippet, findings.message,
-                       findings.owner, findings.element_signature, findings.component_key, findings.issue_key
+                       findings.owner, findings.element_signature, findings.component_key, findings.issue_key, findings.evidence
                 FROM findings JOIN pages ON pages.id = findings.page_id
                 WHERE findings.run_id = ?
                 """
@@ -394,7 +395,7 @@ public final class RunStore: @unchecked Sendable {
             }
             return try database.query("\(findingsOfRun) \(pageFilter) ORDER BY findings.id", parameters) { row in
                 StoredFinding(
-                    pageURL: row.string(0), finding: try Self.finding(row, from: 1), owner: row.optionalString(7), elementSignature: row.string(8),
+                    pageURL: row.string(0), finding: try Self.finding(row, from: 1, evidence: 11), owner: row.optionalString(7), elementSignature: row.string(8),
                     componentKey: row.optionalString(9), issueKey: row.optionalString(10)
                 )
             }
@@ -427,12 +428,31 @@ public final class RunStore: @unchecked Sendable {
     }
 
     /// A finding from six columns starting at `column`: rule_id, impact, outcome, target, snippet, message.
-    public static func finding(_ row: SQLiteRow, from column: Int32) throws -> Finding {
+    /// A finding from six columns (rule id, impact, outcome, target, snippet, message) starting at
+    /// `column`, and its evidence from the column `evidence` when the query selects it.
+    public static func finding(_ row: SQLiteRow, from column: Int32, evidence: Int32? = nil) throws -> Finding {
         Finding(
             ruleID: row.string(column), impact: try decode(Impact.self, row.string(column + 1)),
             outcome: try decode(FindingOutcome.self, row.string(column + 2)), target: row.string(column + 3),
-            snippet: row.string(column + 4), message: row.string(column + 5)
+            snippet: row.string(column + 4), message: row.string(column + 5),
+            evidence: try evidence.flatMap { row.optionalString($0) }.map(Self.evidence(fromJSON:)) ?? [:]
         )
+    }
+
+    /// Evidence as stored: a JSON object with sorted keys, nil when there is none.
+    static func evidenceJSON(_ evidence: [String: EvidenceValue]) -> String? {
+        guard !evidence.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(evidence)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public static func evidence(fromJSON text: String) throws -> [String: EvidenceValue] {
+        do {
+            return try JSONDecoder().decode([String: EvidenceValue].self, from: Data(text.utf8))
+        } catch {
+            throw StoreError.corruptValue(column: "findings.evidence", value: String(text.prefix(80)))
+        }
     }
 
     /// A stored enumeration value, or `StoreError.corruptValue` naming it.

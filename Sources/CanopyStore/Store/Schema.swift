@@ -169,6 +169,10 @@ enum Schema {
                 """
             )
         },
+        Migration(version: 5, summary: "what a rule measured for a finding (contrast ratio, colours), as JSON") { database, _ in
+            // NULL for findings recorded before, and for the many rules that measure nothing.
+            try database.execute("ALTER TABLE findings ADD COLUMN evidence TEXT")
+        },
     ]
 
     /// Brings the file to `targetVersion` (the current one unless a test wants an older schema).
