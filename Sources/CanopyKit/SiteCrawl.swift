@@ -243,9 +243,12 @@ public struct SiteCrawl: Sendable {
         let skippedByScope = summary.skippedByScope.values.reduce(0, +)
         lines.append("  failed \(summary.pagesFailed), error status \(summary.pagesWithErrorStatus), not HTML \(summary.pagesNotHTML); "
             + "skipped: \(skippedByScope) out of scope, \(summary.skippedByRobots) by robots.txt, \(summary.skippedByLimit) over max-pages")
-        if summary.stylesheets.requested > 0 {
-            lines.append("  stylesheets: \(summary.stylesheets.requested) loaded once each for the whole crawl"
-                + (summary.stylesheets.failed > 0 ? ", \(summary.stylesheets.failed) could not be used (results they decide are to review)" : ""))
+        let sheets = summary.stylesheets
+        if sheets.requested > 0 {
+            var line = "  stylesheets: \(sheets.requested) requested once each for the whole crawl"
+            if sheets.missing > 0 { line += ", \(sheets.missing) missing (404: browsers get no styles from them either)" }
+            if sheets.failed > 0 { line += ", \(sheets.failed) could not be used (the pages that use them are left for review by the rules that read styles)" }
+            lines.append(line)
         }
         lines.append("  results: \(reports)/results.jsonl, \(reports)/run-summary.json; history: \(store)")
         return lines.joined(separator: "\n")

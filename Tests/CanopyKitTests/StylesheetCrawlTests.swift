@@ -79,17 +79,42 @@ struct StylesheetCrawlTests {
         #expect(contrast.first?.finding.evidence["fgColor"] == .text("#bbbbbb"))
     }
 
-    @Test("a sheet that fails to load leaves the rules it decides to review, naming it, and never passes them")
+    @Test("a sheet that fails to load leaves the page to review once per rule that reads styles, naming it, and passes nothing")
     func failingSheetMakesStyleVerdictsIncomplete() throws {
+        var broken = TestHTTPResponse.text("overloaded", status: 503)
+        broken.headers = [("Content-Type", "text/css")]
         let server = try TestHTTPServer.routes([
-            "/": Self.page("Home", sheets: ["/missing.css"], body: "<p>Some text whose colours the missing sheet sets</p>")
+            "/": Self.page("Home", sheets: ["/broken.css"], body: "<p>Some text whose colours the broken sheet sets</p><p>More text</p>"),
+            "/broken.css": broken,
         ])
         defer { server.stop() }
         let (_, sink) = try crawl(server, audit: Self.audit()) { $0.honoursRobots = false; $0.sitemaps = .none }
         let contrast = Self.findings(sink, "/", rule: "color-contrast")
-        #expect(!contrast.isEmpty)
-        #expect(contrast.allSatisfy { $0.finding.outcome == .incomplete && $0.finding.message.contains("/missing.css") })
+        #expect(contrast.count == 1, "one review for the page, not one per text element")
+        #expect(contrast.first?.finding.outcome == .incomplete)
+        #expect(contrast.first?.finding.message.contains("/broken.css") == true)
+        #expect(contrast.first?.finding.message.contains("Every element this rule checks") == true)
+        #expect(contrast.first?.finding.evidence["messageKey"] == .text("stylesheetUnavailable"))
         #expect((sink.byPath["/"]?.result?.passCounts["color-contrast"] ?? 0) == 0)
+    }
+
+    @Test("a sheet that is gone (404) styles nothing, in a browser as in Canopy: verdicts are decided and it is counted as missing")
+    func missingSheetIsDecided() throws {
+        let server = try TestHTTPServer.routes([
+            "/": Self.page("Home", sheets: ["/gone.css", "/site.css"], body: #"<p class="pale">Pale text</p>"#),
+            "/site.css": Self.css(".pale { color: #aaa }"),
+        ])
+        defer { server.stop() }
+        let stylesheets = PageAuditor.styleSheetFetcher(for: CrawlPlan(startURLs: [try URLNormalizer().normalize(server.url("/"))]))
+        var plan = CrawlPlan(startURLs: [try URLNormalizer().normalize(server.url("/"))])
+        plan.honoursRobots = false
+        plan.sitemaps = .none
+        let sink = CollectingSink()
+        _ = try PageAuditor.crawler(crawl: plan, audit: Self.audit(), sink: sink, stylesheets: stylesheets).run()
+        let contrast = Self.findings(sink, "/", rule: "color-contrast")
+        #expect(contrast.map(\.finding.outcome) == [.violation])
+        #expect(stylesheets.statistics.missing == 1)
+        #expect(stylesheets.statistics.failed == 0)
     }
 
     @Test("a site of ten pages sharing five sheets (one imported) fetches each sheet once")

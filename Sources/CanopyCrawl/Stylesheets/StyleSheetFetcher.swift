@@ -60,7 +60,11 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
         inFlight.remove(url)
         counts.requested += 1
         counts.bytes += bytes
-        if case .failed = load { counts.failed += 1 }
+        switch load {
+        case .failed: counts.failed += 1
+        case .loaded(_, _, missing: _?): counts.missing += 1
+        case .loaded: break
+        }
         condition.broadcast()
         condition.unlock()
         return load
@@ -73,7 +77,8 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
                 return (.failed(url: url, reason: "local files are read only for pages checked from disk"), 0)
             }
             guard let data = FileManager.default.contents(atPath: path) else {
-                return (.failed(url: url, reason: "no such file"), 0)
+                // As a browser opening the file finds it: no sheet, no rules.
+                return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: ""), missing: "no such file"), 0)
             }
             return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: Self.decode(data))), data.count)
         }
@@ -85,6 +90,11 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
         }
         do {
             let response = try fetcher.fetch(request)
+            // Gone for every visitor: a browser gets the same answer and applies nothing, so the
+            // page is styled exactly as Canopy sees it. Counted as missing, not as unknown.
+            if response.status == 404 || response.status == 410 {
+                return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: ""), missing: "HTTP \(response.status)"), response.body.count)
+            }
             guard (200..<300).contains(response.status) else {
                 return (.failed(url: url, reason: "HTTP \(response.status)"), response.body.count)
             }
@@ -111,7 +121,10 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
 public struct StyleSheetStatistics: Sendable, Hashable, Codable {
     /// Distinct sheet URLs fetched (or read).
     public var requested = 0
+    /// Could not be used, so the rules they could change leave their pages for review.
     public var failed = 0
+    /// Gone (404, 410, no such file): browsers apply nothing either, so nothing is left undecided.
+    public var missing = 0
     public var bytes = 0
 
     public init() {}

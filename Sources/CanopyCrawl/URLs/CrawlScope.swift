@@ -47,4 +47,9 @@ public struct CrawlScope: Sendable {
     }
 
     public func contains(_ url: CrawlURL) -> Bool { decision(for: url) == .inScope }
+
+    /// Whether a resource a page uses (a stylesheet) may be fetched: any URL on the crawl's
+    /// origins. Include and exclude patterns choose the pages to audit, not what styles them: a
+    /// crawl of `/docs/` still needs the site's `/static/site.css`.
+    public func allowsResource(_ url: CrawlURL) -> Bool { origins.contains(url.origin) || hosts.contains(url.host) }
 }

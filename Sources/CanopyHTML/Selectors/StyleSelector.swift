@@ -9,6 +9,8 @@ public struct StyleSelector: Sendable {
     public let pseudoElement: String?
     /// The most selective simple selector of the subject compound.
     public let bucket: Bucket
+    /// What the subject's ancestors must show for the selector to match (see `AncestorFilter`).
+    public let ancestorRequirements: AncestorFilter
 
     public enum Bucket: Sendable, Hashable {
         case id(String)
@@ -30,6 +32,7 @@ public struct StyleSelector: Sendable {
         self.specificity = Specificity(of: complex)
         self.pseudoElement = complex.pseudoElement
         self.bucket = Self.bucket(of: complex.compounds.first)
+        self.ancestorRequirements = AncestorFilter.requirements(of: complex)
     }
 
     public func matches(_ element: Element) -> Bool {

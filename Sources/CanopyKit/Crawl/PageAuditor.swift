@@ -23,11 +23,11 @@ public struct PageAuditor: Sendable {
         self.styles = audit.styleEnvironment(loader: stylesheets ?? Self.styleSheetFetcher(for: crawl))
     }
 
-    /// Fetches the crawl's stylesheets as it fetches its pages: in scope, with the crawl's
-    /// headers, credentials, timeouts and size limit.
+    /// Fetches the crawl's stylesheets as it fetches its pages: on the crawl's origins, with the
+    /// crawl's headers, credentials, timeouts and size limit.
     public static func styleSheetFetcher(for crawl: CrawlPlan) -> StyleSheetFetcher {
         StyleSheetFetcher { url in
-            guard let crawlURL = try? crawl.normalizer.normalize(url), crawl.scope.contains(crawlURL) else { return nil }
+            guard let crawlURL = try? crawl.normalizer.normalize(url), crawl.scope.allowsResource(crawlURL) else { return nil }
             return crawl.request(for: crawlURL)
         }
     }

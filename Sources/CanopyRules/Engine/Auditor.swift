@@ -41,6 +41,10 @@ public struct Auditor: Sendable {
             // Read once, not per element: `metadata` is a struct of many strings, copied on each read.
             let excludesHidden = rule.excludesHidden
             let reviewOnFail = rule.metadata.reviewOnFail
+            // Styles this rule reads that the page's cascade cannot vouch for: one review for the
+            // page (on the first element the rule applies to), not one per element.
+            let stylesRead = rule.stylesRead
+            let doubt = stylesRead.isEmpty ? nil : StyleCertainty.doubt(about: stylesRead, on: page)
             // Through the page's memo: several rules share a selector (`*`, `[role]`, `html:root`).
             for element in rule.candidates(on: page) ?? page.elements(matching: rule.selector) where ruleScope[element.position] {
                 if excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
@@ -52,6 +56,13 @@ public struct Auditor: Sendable {
                     continue
                 }
                 guard applies else { continue }
+                if let doubt {
+                    // The first element it applies to stands for them all; the others are not
+                    // even looked at, so a page whose styles are unknown costs the rule nothing.
+                    let message = doubt.message + " Every element this rule checks on the page is left for review; this one stands for them."
+                    nodes.append(NodeResult(element: element, outcome: .incomplete(message), evidence: ["messageKey": .text(doubt.key)], describer: describer))
+                    break
+                }
                 let checked = rule.check(element, on: page)
                 var outcome = checked.outcome
                 if reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }

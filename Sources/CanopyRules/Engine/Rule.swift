@@ -43,6 +43,11 @@ public protocol Rule: Sendable {
     func check(_ element: Element, on page: PageContext) -> CheckResult
     /// Markup that the rule must pass, fail, or report as incomplete.
     var examples: RuleExamples { get }
+    /// The computed properties the rule's verdicts depend on. When a page's stylesheet could not
+    /// be loaded, or a rule under `@container` sets one of them, the auditor reports the page as
+    /// one review for this rule instead of judging from part of its styles. Empty by default:
+    /// visibility is the accessibility model's, every rule shares it.
+    var stylesRead: PropertySet { get }
 }
 
 /// An outcome with the measurements behind it (a contrast ratio and its colours).
@@ -58,6 +63,7 @@ public struct CheckResult: Sendable, Equatable {
 
 extension Rule {
     public var excludesHidden: Bool { true }
+    public var stylesRead: PropertySet { PropertySet() }
 
     public func check(_ element: Element, on page: PageContext) -> CheckResult {
         CheckResult(evaluate(element, on: page))

@@ -22,6 +22,9 @@ public struct AvoidInlineSpacingRule: Rule {
 
     public let selector = try! SelectorList("[style]")
 
+    /// Ems are of the computed font size, which any sheet may set.
+    public var stylesRead: PropertySet { PropertySet([.fontSize, .letterSpacing, .wordSpacing, .lineHeight, .display, .whiteSpace]) }
+
     /// The minimum of each spacing property, in ems (line height: times the font size).
     private struct Spacing {
         let property: CSSProperty

@@ -1,5 +1,6 @@
 import CanopyAccessibility
 import CanopyHTML
+import CanopyStyle
 
 /// The stricter contrast of WCAG 1.4.6 (level AAA): 7:1, or 4.5:1 for large text. Opt-in, as in
 /// axe-core, because few sites aim for AAA.
@@ -19,6 +20,8 @@ public struct ColorContrastEnhancedRule: Rule {
 
     public let selector = try! SelectorList("*")
     public var excludesHidden: Bool { false }
+
+    public var stylesRead: PropertySet { ColorContrast.paintingProperties }
 
     public func candidates(on page: PageContext) -> [Element]? { ColorContrast.candidates(on: page) }
 

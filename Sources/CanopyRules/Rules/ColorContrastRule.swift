@@ -1,5 +1,6 @@
 import CanopyAccessibility
 import CanopyHTML
+import CanopyStyle
 
 /// Text must stand out from its background enough to be read by people with low vision or
 /// colour blindness: 4.5:1, or 3:1 for large text (WCAG 1.4.3, level AA).
@@ -20,6 +21,8 @@ public struct ColorContrastRule: Rule {
     public let selector = try! SelectorList("*")
     /// Text hidden from screen readers is still seen, so it must be readable (axe's excludeHidden: false).
     public var excludesHidden: Bool { false }
+
+    public var stylesRead: PropertySet { ColorContrast.paintingProperties }
 
     public func candidates(on page: PageContext) -> [Element]? { ColorContrast.candidates(on: page) }
 
@@ -42,13 +45,19 @@ public struct ColorContrastRule: Rule {
             RuleExample(#"<style>.note { color: #aaa }</style><div style="background: #fff"><span class="note">Pale</span></div>"#, at: ".note"),
             RuleExample(#"<p style="color: rgba(0, 0, 0, 0.3)">Faint text</p>"#, at: "p"),
             RuleExample(#"<div style="background: #333"><a href="/" style="color: #555">Dark on dark</a></div>"#, at: "a"),
+            // Positioned, but nothing else on the page paints: only the canvas can lie under it.
+            RuleExample(#"<p style="color: #aaa; position: absolute; top: 2em">Placed anywhere over white</p>"#, at: "p"),
         ],
         incomplete: [
             RuleExample(#"<div style="background: url(photo.jpg)"><p style="color: white">Over a photo</p></div>"#, at: "p"),
             RuleExample(#"<div style="background: linear-gradient(#000, #fff)"><p style="color: #777">Over a gradient</p></div>"#, at: "p"),
-            RuleExample(#"<p style="color: #aaa; position: absolute">Placed anywhere</p>"#, at: "p"),
+            RuleExample(
+                #"<div style="background: #000; height: 3em"></div><p style="color: #aaa; position: absolute; top: 0">Over the dark band, or beside it</p>"#,
+                at: "p"
+            ),
             RuleExample(#"<p style="color: #ccc; text-shadow: 1px 1px 0 black, -1px 1px 0 black">Shadowed on three sides</p>"#, at: "p"),
             RuleExample(#"<p style="color: white; background: white">Same as its background</p>"#, at: "p"),
+            RuleExample(#"<style>@container (min-width: 30em) { p { color: #ccc } }</style><p>Pale in a wide container</p>"#, at: "p"),
         ],
         inapplicable: [
             #"<p style="display: none; color: #eee">Not rendered</p>"#,

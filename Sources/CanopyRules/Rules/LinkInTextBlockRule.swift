@@ -24,6 +24,8 @@ public struct LinkInTextBlockRule: Rule {
     /// on screen is part of `applies`.
     public var excludesHidden: Bool { false }
 
+    public var stylesRead: PropertySet { ColorContrast.paintingProperties.union(Self.distinguishingProperties) }
+
     public func applies(to element: Element, on page: PageContext) -> Bool {
         if let role = element.attribute("role").map(PlacedText.trimmed)?.lowercased(), !role.isEmpty,
            !role.contains(where: { $0.isWhitespace }), ARIARoles.role(named: role) != nil, role != "link" {
@@ -41,12 +43,6 @@ public struct LinkInTextBlockRule: Rule {
 
     public func check(_ element: Element, on page: PageContext) -> CheckResult {
         let styles = page.styles
-        if let failure = styles.index.failures.first {
-            return CheckResult(
-                .incomplete("The stylesheet \(failure.url) could not be used (\(failure.reason)), so how this link is styled is not known."),
-                evidence: ["messageKey": .text("stylesheetUnavailable")]
-            )
-        }
         guard let block = element.ancestors.first(where: { styles.startsBlock($0) || styles.isInlineBlock($0) }) else {
             return CheckResult(.incomplete("No block of text around the link was found."))
         }
@@ -119,6 +115,12 @@ public struct LinkInTextBlockRule: Rule {
     private static func truncated(_ ratio: Double) -> Double { (ratio * 100).rounded(.down) / 100 }
 
     // MARK: Styling
+
+    /// What can set a link apart besides colour.
+    private static let distinguishingProperties = PropertySet([
+        .textDecorationLine, .textDecorationStyle, .fontStyle, .fontFamily, .borderTopStyle, .borderTopWidth, .borderTopColor,
+        .borderBottomStyle, .borderBottomWidth, .borderBottomColor, .outlineStyle, .content,
+    ])
 
     /// Whether the link's own styling differs from its block's in a way that shows without colour.
     private func styleDifference(_ link: Element, _ block: Element, _ styles: ComputedStyles) -> CheckOutcome {

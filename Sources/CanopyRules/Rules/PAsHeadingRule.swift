@@ -21,6 +21,8 @@ public struct PAsHeadingRule: Rule {
 
     public let selector = try! SelectorList("p")
 
+    public var stylesRead: PropertySet { PropertySet([.fontSize, .fontWeight, .fontStyle]) }
+
     /// When a paragraph counts as looking like a heading against another: each line is a set of
     /// differences that must all hold (weight more than 150 heavier, font size more than the
     /// factor larger, italic where the other is not).
@@ -43,9 +45,6 @@ public struct PAsHeadingRule: Rule {
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let styles = page.styles
-        if let failure = styles.index.failures.first {
-            return .incomplete("The stylesheet \(failure.url) could not be used (\(failure.reason)), so how this paragraph looks is not known.")
-        }
         let next = Self.siblingParagraphs(after: element).first
         let headingLength = PlacedText.trimmed(element.textContent).count
         let paragraphLength = next.map { PlacedText.trimmed($0.textContent).count } ?? 0

@@ -70,9 +70,13 @@ struct ColorContrast {
             page.document.elements(withAttribute: "aria-labelledby")
         }
         guard !referencing.isEmpty else { return false }
+        // The ids any aria-labelledby names: most boxes have none of them, and need no closer look.
+        let named = page.memo("color-contrast.labelledbyIDs") {
+            Set(referencing.flatMap { ($0.attribute("aria-labelledby") ?? "").split(whereSeparator: \.isWhitespace).map(String.init) })
+        }
         var controls: [Element] = []
         for box in [element] + Array(element.ancestors) {
-            guard let id = box.id else { continue }
+            guard let id = box.id, named.contains(id) else { continue }
             controls += referencing.filter { ($0.attribute("aria-labelledby") ?? "").split(whereSeparator: \.isWhitespace).contains { $0 == id } }
         }
         return !controls.isEmpty && controls.allSatisfy { page.accessibility.isDisabled($0) }
@@ -101,12 +105,14 @@ struct ColorContrast {
 
     // MARK: The check
 
+    /// What decides the colours text is painted with, and whether it counts as large.
+    static let paintingProperties = PropertySet([
+        .color, .backgroundColor, .backgroundImage, .opacity, .fontSize, .fontWeight, .textShadow, .mixBlendMode, .filter,
+        .backdropFilter, .display, .visibility, .position, .transform,
+    ])
+
     func check(_ element: Element, on page: PageContext) -> CheckResult {
         let styles = page.styles
-        if let failure = styles.index.failures.first {
-            return CheckResult(.incomplete("The stylesheet \(failure.url) could not be used (\(failure.reason)), so the colours of this text are not known."),
-                               evidence: ["messageKey": .text("stylesheetUnavailable")])
-        }
         guard let fontSize = styles.fontSize(of: element), let fontWeight = styles.fontWeight(of: element) else {
             return incomplete("colorParse", "The font size or weight of this text could not be computed from its styles.")
         }
@@ -210,7 +216,8 @@ struct ColorContrast {
 
     /// What one box contributes to the background of the text inside it: a reason the colour
     /// cannot be known, or its own background colour (with its opacity).
-    static func backgroundLayer(of box: Element, _ styles: ComputedStyles) -> Background {
+    static func backgroundLayer(of box: Element, _ facts: ContrastFacts) -> Background {
+        let styles = facts.styles
         let image = styles.value(.backgroundImage, of: box).lowercased()
         if image != "none" {
             let gradient = image.contains("gradient(")
@@ -218,9 +225,6 @@ struct ColorContrast {
                 key: gradient ? "bgGradient" : "bgImage",
                 message: "The background is \(gradient ? "a gradient" : "an image") on \(describe(box)), so its colour behind the text is not known."
             )
-        }
-        if let overlap = overlapReason(box, styles) {
-            return .unknown(key: "bgOverlap", message: "\(describe(box)) \(overlap), so what lies behind the text depends on layout.")
         }
         if styles.value(.mixBlendMode, of: box).lowercased() != "normal" || styles.value(.filter, of: box).lowercased() != "none"
             || styles.value(.backdropFilter, of: box).lowercased() != "none" {
@@ -230,6 +234,11 @@ struct ColorContrast {
             return .unknown(key: "colorParse", message: "The background colour \"\(styles.value(.backgroundColor, of: box))\" of \(describe(box)) could not be read.")
         }
         if color.alpha > 0 { color.alpha *= styles.opacity(of: box) }
+        // An opaque box hides whatever it lies over, wherever layout puts it.
+        if color.alpha >= 1 { return .known(color) }
+        if let overlap = overlapReason(box, styles), facts.othersMayLieUnder(box) {
+            return .unknown(key: "bgOverlap", message: "\(describe(box)) \(overlap), so what lies behind the text depends on layout.")
+        }
         return .known(color)
     }
 
@@ -254,10 +263,13 @@ struct ColorContrast {
         return nil
     }
 
+    /// In-flow siblings that paint: a float can lie over their backgrounds. Floats beside each
+    /// other never overlap (a row of floated tabs), so they do not count.
     private static func siblingsPaintBackgrounds(_ box: Element, _ styles: ComputedStyles) -> Bool {
         guard let parent = box.parent else { return false }
         return parent.children.contains { sibling in
-            sibling != box && ((styles.colorValue(.backgroundColor, of: sibling)?.alpha ?? 1) > 0
+            sibling != box && styles.value(.float, of: sibling).lowercased() == "none"
+                && ((styles.colorValue(.backgroundColor, of: sibling)?.alpha ?? 1) > 0
                 || styles.value(.backgroundImage, of: sibling).lowercased() != "none")
         }
     }
@@ -268,13 +280,14 @@ struct ColorContrast {
     /// when it judges a single character. Descendants are left out so that a deep page costs
     /// each element its own text only.
     static func visibleText(of element: Element) -> String {
-        element.childNodes.lazy.filter { $0.kind == .text }.map(\.text).joined().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        RunningText.sanitized(element.childNodes.lazy.filter { $0.kind == .text }.map(\.text).joined())
     }
 
     /// Icon fonts use the private use areas; emoji are outside the basic plane; symbols
     /// (currency, arrows, dingbats) and punctuation are not words to read.
     static func isOnlyNonBMP(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { scalar in
+        if text.utf8.contains(where: isASCIIAlphanumeric) { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
             let category = scalar.properties.generalCategory
             return scalar.properties.isWhitespace || scalar.value > 0xFFFF || (0xE000...0xF8FF).contains(scalar.value)
                 || category == .currencySymbol || category == .otherSymbol || category == .mathSymbol || category == .modifierSymbol
@@ -283,12 +296,18 @@ struct ColorContrast {
     }
 
     static func isOnlyPunctuationOrEmoji(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { scalar in
+        // A letter or digit settles it without asking Unicode about every character.
+        if text.utf8.contains(where: isASCIIAlphanumeric) { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isWhitespace || scalar.properties.generalCategory.isPunctuation || scalar.properties.isEmojiPresentation
         }
     }
 
     private static func describe(_ element: Element) -> String { "<\(element.localName)>" }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
 
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value).replacingOccurrences(of: #"0$"#, with: "", options: .regularExpression)

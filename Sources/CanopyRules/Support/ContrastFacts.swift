@@ -1,3 +1,4 @@
+import CanopyAccessibility
 import CanopyHTML
 import CanopyStyle
 import Foundation
@@ -20,12 +21,37 @@ final class ContrastFacts {
     private var pseudoElements: [Int32] = []
     private var texts: [String] = []
 
-    private init(styles: ComputedStyles) {
+    private let model: AccessibilityModel
+    /// Rendered elements that paint a background of their own, in document order; listed when
+    /// a box is first found out of the normal flow.
+    private var painters: [Element]?
+
+    private init(styles: ComputedStyles, model: AccessibilityModel) {
         self.styles = styles
+        self.model = model
     }
 
     static func of(_ page: PageContext) -> ContrastFacts {
-        page.memo("color-contrast.facts") { ContrastFacts(styles: page.styles) }
+        page.memo("color-contrast.facts") { ContrastFacts(styles: page.styles, model: page.accessibility) }
+    }
+
+    /// Whether a box out of the normal flow (positioned, transformed, pulled by a margin) may lie
+    /// over something that paints: any element outside its subtree that paints a background,
+    /// ancestors included (the box may be moved out of them), except `<html>` and `<body>`, whose
+    /// backgrounds cover the canvas. When none does, whatever the layout, only the canvas lies
+    /// under the box (a page wrapped in one fixed box).
+    func othersMayLieUnder(_ box: Element) -> Bool {
+        if painters == nil {
+            painters = styles.document.elements.filter { element in
+                guard styles.mayPaintBackground(element), !model.isNotRendered(element) else { return false }
+                if styles.value(.backgroundImage, of: element).lowercased() != "none" { return true }
+                return (styles.colorValue(.backgroundColor, of: element)?.alpha ?? 1) > 0
+            }
+        }
+        let subtree = box.position..<box.descendants.endIndex
+        return painters!.contains { painter in
+            !subtree.contains(painter.position) && !(painter.parent == nil || (painter.localName == "body" && painter.parent?.parent == nil))
+        }
     }
 
     private var count: Int { styles.document.elementCount }
@@ -47,7 +73,7 @@ final class ContrastFacts {
         let known = backgroundIndex[element.position]
         if known >= 0 { return backgroundValues[Int(known)] }
         let result: ColorContrast.Background
-        switch ColorContrast.backgroundLayer(of: element, styles) {
+        switch ColorContrast.backgroundLayer(of: element, self) {
         case .unknown(let key, let message):
             result = .unknown(key: key, message: message)
         case .known(let own) where own.alpha >= 1:
@@ -104,9 +130,11 @@ final class ContrastFacts {
         if known != 0 { return known == 2 }
         var result = element.parent.map { isTransparent($0) } ?? false
         if !result {
-            let clip = styles.value(.clip, of: element).lowercased().replacingOccurrences(of: " ", with: "")
             let position = styles.value(.position, of: element).lowercased()
-            result = (position == "absolute" || position == "fixed") && clip.hasPrefix("rect(") && Self.clipsToNothing(clip)
+            if position == "absolute" || position == "fixed" {
+                let clip = styles.value(.clip, of: element).lowercased().replacingOccurrences(of: " ", with: "")
+                result = clip.hasPrefix("rect(") && Self.clipsToNothing(clip)
+            }
         }
         transparent[element.position] = result ? 2 : 1
         return result

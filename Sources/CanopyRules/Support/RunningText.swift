@@ -30,9 +30,27 @@ enum RunningText {
             || styles.display(of: element) == "none"
     }
 
-    /// Whitespace runs folded to one space (no-break spaces included), trimmed.
+    /// Whitespace runs folded to one space (no-break spaces included), trimmed. ASCII text, most
+    /// of the web's, is folded byte by byte: Unicode properties per character cost more than the
+    /// rule that asks.
     static func sanitized(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+        let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+        }
+        var folded: [UInt8] = []
+        folded.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        for byte in bytes {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = !folded.isEmpty
+            } else {
+                if pendingSpace { folded.append(0x20) }
+                pendingSpace = false
+                folded.append(byte)
+            }
+        }
+        return String(decoding: folded, as: UTF8.self)
     }
 
     /// Whether `element` is an inline part of a line of text that holds more ordinary words than

@@ -28,6 +28,9 @@ public final class ComputedStyles {
     /// Custom properties by element position and name (nil inside: guaranteed-invalid).
     private var customValues: [Int: [String: String?]] = [:]
     private var scratch: [Int32] = []
+    /// Each element's ancestor filter, built on the first match: it rejects most rules with
+    /// descendant combinators without a walk up the tree.
+    private lazy var ancestorFilters = AncestorFilter.filters(for: document)
     /// Resolved font sizes by position (-1: not computed yet, NaN: cannot be resolved), for the
     /// typed accessors; allocated on first use.
     var fontSizes: [Double] = []
@@ -137,6 +140,13 @@ public final class ComputedStyles {
         return best.flatMap { resolve($0.declaration, of: element) }
     }
 
+    /// Whether some rule or the style attribute may give the element a background: false means
+    /// it certainly paints none. Matches only the rules that set backgrounds.
+    public func mayPaintBackground(_ element: Element) -> Bool {
+        if let inline = inlineStyle(of: element), inline.declared.intersects(StyleRuleIndex.backgroundProperties) { return true }
+        return !matchedBlocks(of: element, buckets: index.backgroundRules).isEmpty
+    }
+
     /// Whether any rule styles `pseudo` for this element at all.
     public func hasPseudoElementRules(_ pseudo: String, for element: Element) -> Bool {
         guard let buckets = index.pseudoElementRules[pseudo] else { return false }
@@ -211,10 +221,11 @@ public final class ComputedStyles {
         var result: [(UInt64, Int32)] = []
         var previous: Int32 = -1
         if scratch.count > 1 { scratch.sort() }
+        let ancestors = ancestorFilters[element.position]
         for ruleIndex in scratch where ruleIndex != previous {
             previous = ruleIndex
             let rule = index.rules[Int(ruleIndex)]
-            guard rule.selector.matches(element) else { continue }
+            guard ancestors.mayContain(rule.selector.ancestorRequirements), rule.selector.matches(element) else { continue }
             result.append((rule.normalKey, rule.block))
             if index.blocks[Int(rule.block)].hasImportant { result.append((rule.importantKey, rule.block)) }
         }

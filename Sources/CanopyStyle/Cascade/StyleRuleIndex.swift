@@ -20,6 +20,8 @@ public final class StyleRuleIndex: Sendable {
     /// Rules by subject, for all properties and for the ones the visibility pass reads.
     let allRules: RuleBuckets
     let visibilityRules: RuleBuckets
+    /// Rules that set a background, to find the boxes that paint without matching every rule.
+    let backgroundRules: RuleBuckets
     /// Rules that style a pseudo-element, by pseudo-element name.
     let pseudoElementRules: [String: RuleBuckets]
     /// Sheets that could not be loaded.
@@ -28,6 +30,9 @@ public final class StyleRuleIndex: Sendable {
     public let droppedRules: Int
     /// Rules under conditions no static view can decide (`@container`): not applied.
     public let undecidableRules: Int
+    /// What those rules declare: a rule reading one of these properties cannot be sure of its
+    /// value, and says so rather than trust the cascade without them.
+    public let undecidableDeclared: PropertySet
     /// Properties some author rule declares: a property no rule declares is computed without
     /// matching a single selector.
     public let authorDeclared: PropertySet
@@ -39,6 +44,7 @@ public final class StyleRuleIndex: Sendable {
     let userAgentRuleCount: Int
 
     public static let visibilityProperties = PropertySet([.display, .visibility, .contentVisibility])
+    static let backgroundProperties = PropertySet([.backgroundColor, .backgroundImage])
 
     /// Flattens `references` (the page's sheets in order) for `viewport`; `loader` fetches linked
     /// and imported sheets (nil: they count as failed).
@@ -73,6 +79,7 @@ public final class StyleRuleIndex: Sendable {
         self.failures = builder.failures
         self.droppedRules = builder.dropped
         self.undecidableRules = builder.undecidable
+        self.undecidableDeclared = builder.undecidableDeclared
         self.authorDeclared = authorDeclared
         self.userAgentRuleCount = builder.userAgentRuleCount
         self.orientationRules = builder.orientationRules
@@ -80,6 +87,9 @@ public final class StyleRuleIndex: Sendable {
         allRules = RuleBuckets(rules, where: { $0.selector.pseudoElement == nil })
         visibilityRules = RuleBuckets(rules, where: {
             $0.selector.pseudoElement == nil && blocks[Int($0.block)].declared.intersects(Self.visibilityProperties)
+        })
+        backgroundRules = RuleBuckets(rules, where: {
+            $0.selector.pseudoElement == nil && blocks[Int($0.block)].declared.intersects(Self.backgroundProperties)
         })
         var pseudo: [String: RuleBuckets] = [:]
         for name in Set(rules.compactMap(\.selector.pseudoElement)) {
@@ -107,6 +117,7 @@ public final class StyleRuleIndex: Sendable {
         var failures: [StyleSheetFailure] = []
         var dropped = 0
         var undecidable = 0
+        var undecidableDeclared = PropertySet()
         var layers = LayerTree()
         var userAgentRuleCount = 0
         var orientationRules: [OrientationRule] = []
@@ -134,7 +145,7 @@ public final class StyleRuleIndex: Sendable {
             switch loader.load(href, relativeTo: base) {
             case .failed(let url, let reason):
                 failures.append(StyleSheetFailure(url: url, reason: reason))
-            case .loaded(let url, let sheet):
+            case .loaded(let url, let sheet, _):
                 guard !importChain.contains(url) else { return }  // an import cycle: the sheet is already applied
                 guard importChain.count < Self.maximumImportDepth else {
                     failures.append(StyleSheetFailure(url: url, reason: "imports nest deeper than \(Self.maximumImportDepth) levels"))
@@ -182,6 +193,7 @@ public final class StyleRuleIndex: Sendable {
                         if supports.holds { walk(inner, layer: layer, base: base, importChain: importChain) }
                     case .undecidable:
                         undecidable += Self.ruleCount(inner)
+                        Self.collectDeclared(inner, into: &undecidableDeclared)
                     }
                 case .layerBlock(let name, let inner):
                     let child = layers.child(of: layer, named: name)
@@ -192,6 +204,16 @@ public final class StyleRuleIndex: Sendable {
                     guard rule.media?.matches(viewport) ?? true, rule.supports?.holds ?? true else { continue }
                     let importLayer = rule.layer.map { layers.child(of: layer, named: $0.isEmpty ? nil : $0) } ?? layer
                     addLinked(rule.url, base: base, layer: importLayer, importChain: importChain)
+                }
+            }
+        }
+
+        private static func collectDeclared(_ items: [SheetItem], into declared: inout PropertySet) {
+            for item in items {
+                switch item {
+                case .style(let rule): declared.formUnion(rule.declarations.declared)
+                case .conditional(_, let inner), .layerBlock(_, let inner): collectDeclared(inner, into: &declared)
+                default: break
                 }
             }
         }

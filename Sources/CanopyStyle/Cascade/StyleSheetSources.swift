@@ -48,7 +48,8 @@ public struct StyleSheetReference: Sendable, Hashable {
 
 /// What loading a linked or imported sheet came to.
 public enum StyleSheetLoad: Sendable {
-    case loaded(url: String, sheet: ParsedStyleSheet)
+    /// `missing` says why a sheet that every browser also fails to get is empty (a 404).
+    case loaded(url: String, sheet: ParsedStyleSheet, missing: String? = nil)
     /// Not fetched, or fetched and unusable: the rules that styles could change cannot decide.
     case failed(url: String, reason: String)
 }

@@ -96,7 +96,13 @@ public struct PropertySet: Sendable, Hashable {
     }
 
     public mutating func insert(_ property: CSSProperty) { mask |= 1 << UInt64(property.rawValue) }
+    public var isEmpty: Bool { mask == 0 }
     public func contains(_ property: CSSProperty) -> Bool { mask & (1 << UInt64(property.rawValue)) != 0 }
     public func intersects(_ other: PropertySet) -> Bool { mask & other.mask != 0 }
     public mutating func formUnion(_ other: PropertySet) { mask |= other.mask }
+    public func union(_ other: PropertySet) -> PropertySet {
+        var result = self
+        result.formUnion(other)
+        return result
+    }
 }

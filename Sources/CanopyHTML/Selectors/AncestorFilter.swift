@@ -1,0 +1,88 @@
+/// A Bloom filter of the element names, ids and classes of an element's ancestors, as browsers
+/// keep while they match style rules: a rule like `.sidebar nav a` needs an ancestor of class
+/// `sidebar`, and most elements have none, which one bitwise test tells without walking up the
+/// tree. A filter can say "maybe" wrongly, never "no": a miss always means the rule cannot match.
+///
+/// Names are hashed ASCII-lowercased on both sides, so quirks-mode pages, where classes and ids
+/// match regardless of case, are filtered soundly too.
+public struct AncestorFilter: Sendable, Hashable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    public init() {}
+
+    /// Whether every feature of `required` may be present.
+    @inline(__always)
+    public func mayContain(_ required: AncestorFilter) -> Bool {
+        required.low & ~low == 0 && required.high & ~high == 0
+    }
+
+    mutating func formUnion(_ other: AncestorFilter) {
+        low |= other.low
+        high |= other.high
+    }
+
+    var isEmpty: Bool { low == 0 && high == 0 }
+
+    enum Kind: UInt8 { case name = 1, id = 2, className = 3 }
+
+    /// Adds a feature; two bits, one per half, from one hash of its lowercased bytes.
+    mutating func insert<Bytes: Sequence<UInt8>>(_ kind: Kind, _ bytes: Bytes) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(kind.rawValue)
+        for byte in bytes {
+            let lowered = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            hash = (hash ^ UInt64(lowered)) &* 0x0000_0100_0000_01B3
+        }
+        low |= 1 << (hash & 63)
+        high |= 1 << ((hash >> 32) & 63)
+    }
+
+    /// The features an element shows to its descendants: its name, id and each class.
+    static func features(of element: Element) -> AncestorFilter {
+        var filter = AncestorFilter()
+        filter.insert(.name, element.localName.utf8)
+        if let id = element.attribute("id"), !id.isEmpty { filter.insert(.id, id.utf8) }
+        if let classes = element.attribute("class") {
+            for name in classes.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }) {
+                filter.insert(.className, name)
+            }
+        }
+        return filter
+    }
+
+    /// Each element's filter of its ancestors, by document position, in one pass.
+    public static func filters(for document: Document) -> [AncestorFilter] {
+        var filters = [AncestorFilter](repeating: AncestorFilter(), count: document.elementCount)
+        var own = [AncestorFilter?](repeating: nil, count: document.elementCount)
+        for element in document.elements {
+            guard let parent = element.parent else { continue }
+            let parentPosition = parent.position
+            if own[parentPosition] == nil { own[parentPosition] = features(of: parent) }
+            var filter = filters[parentPosition]
+            filter.formUnion(own[parentPosition]!)
+            filters[element.position] = filter
+        }
+        return filters
+    }
+
+    /// What a selector needs of the subject's ancestors: the names, ids and classes of the
+    /// compounds joined to the subject by descendant and child combinators (up to the first
+    /// sibling combinator, past which compounds are not ancestors of the subject).
+    static func requirements(of complex: ComplexSelector) -> AncestorFilter {
+        var filter = AncestorFilter()
+        for (index, combinator) in complex.combinators.enumerated() {
+            guard combinator == .descendant || combinator == .child else { break }
+            let compound = complex.compounds[index + 1]
+            if compound.isRelativeAnchor { break }
+            if let type = compound.typeName { filter.insert(.name, type.lowercased.utf8) }
+            for condition in compound.conditions {
+                switch condition {
+                case .id(let id): filter.insert(.id, id.utf8)
+                case .className(let name): filter.insert(.className, name.utf8)
+                default: continue
+                }
+            }
+        }
+        return filter
+    }
+}
