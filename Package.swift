@@ -90,7 +90,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "canopy-bench",
-            dependencies: ["CanopyHTML", "CanopyRules"]
+            dependencies: ["CanopyCrawl", "CanopyHTML", "CanopyRules", "CanopyStyle"]
         ),
         .executableTarget(
             name: "canopy-crawl-bench",

@@ -1,29 +1,40 @@
 // Parse (and audit) throughput over a folder of real HTML pages, next to bare libxml2 in the same
 // run, so the figures are ratios that hold on any machine. Build with `-c release`.
 //
-//   swift run -c release canopy-bench [FOLDER] [--max-pages N] [--rounds N]
+//   swift run -c release canopy-bench [FOLDER] [--max-pages N] [--rounds N] [--styles 1]
+//
+// `--styles 1` styles each page with the stylesheets it links to, read from disk next to it (as
+// `canopy check FILE` does), so the audit's figures include the cascade.
 //
 // FOLDER defaults to Debian's OpenJDK API docs (see ../shared/corpus) when installed, otherwise to
 // the axe-core fixtures in ../shared/conformance.
+import CanopyCrawl
 import CanopyHTML
 import CanopyRules
+import CanopyStyle
 import Foundation
 
 struct Corpus {
     let pages: [[UInt8]]
+    /// Each page's file URL, against which its stylesheet links resolve.
+    let urls: [String]
     var totalBytes: Int { pages.reduce(0) { $0 + $1.count } }
 
     static func load(folder: String, maxPages: Int) -> Corpus {
         var pages: [[UInt8]] = []
+        var urls: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: folder)
         var paths: [String] = []
         while let path = enumerator?.nextObject() as? String {
             if path.hasSuffix(".html") || path.hasSuffix(".htm") { paths.append(path) }
         }
         for path in paths.sorted().prefix(maxPages) {
-            if let data = FileManager.default.contents(atPath: folder + "/" + path) { pages.append([UInt8](data)) }
+            if let data = FileManager.default.contents(atPath: folder + "/" + path) {
+                pages.append([UInt8](data))
+                urls.append(URL(fileURLWithPath: folder + "/" + path).absoluteString)
+            }
         }
-        return Corpus(pages: pages)
+        return Corpus(pages: pages, urls: urls)
     }
 }
 
@@ -66,6 +77,11 @@ let perRule = option("--per-rule", default: 0) != 0
 // meant to make the audit faster can show it leaves the results alone.
 let digest = option("--digest", default: 0) != 0
 let rounds = option("--rounds", default: 5)
+let styled = option("--styles", default: 0) != 0
+// One environment for the run, as a crawl has: each sheet is read once, rule indexes are shared.
+let styles: StyleEnvironment? = styled
+    ? StyleEnvironment(viewport: .desktop, loader: StyleSheetFetcher(readsFiles: true) { _ in nil })
+    : nil
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let javadoc = "/usr/share/doc/openjdk-17-doc/api/java.base"
 let fixtures = here.deletingLastPathComponent().appendingPathComponent("shared/conformance/axe-integration").path
@@ -77,7 +93,8 @@ guard !corpus.pages.isEmpty else {
     exit(2)
 }
 let megabytes = Double(corpus.totalBytes) / 1_048_576
-print("corpus: \(folder): \(corpus.pages.count) pages, \(String(format: "%.1f", megabytes)) MB; best of \(rounds) rounds, one core")
+print("corpus: \(folder): \(corpus.pages.count) pages, \(String(format: "%.1f", megabytes)) MB; best of \(rounds) rounds, one core"
+    + (styled ? "; styled with their linked stylesheets" : ""))
 
 let parser = HTMLParser()
 let bare = measure(rounds: rounds) {
@@ -90,20 +107,20 @@ let canopy = measure(rounds: rounds) {
         elementCount += parser.parse(bytes: page, contentType: "text/html; charset=utf-8").elementCount
     }
 }
-let documents = corpus.pages.map { parser.parse(bytes: $0, contentType: "text/html; charset=utf-8") }
+let documents = zip(corpus.pages, corpus.urls).map { parser.parse(bytes: $0, contentType: "text/html; charset=utf-8", url: $1) }
 let auditor = Auditor(rules: RuleCatalog.defaultRules)
 var violationCount = 0
 let audit = measure(rounds: rounds) {
     violationCount = 0
     for document in documents {
-        violationCount += auditor.audit(document).violations.reduce(0) { $0 + $1.nodes.count }
+        violationCount += auditor.audit(document, styles: styles).violations.reduce(0) { $0 + $1.nodes.count }
     }
 }
 // What a report of the findings costs on top: a unique selector and a snippet for each
 // violation and incomplete node (passes are described only when a report lists them).
 var describe = Double.infinity
 for _ in 0..<rounds {
-    let audited = documents.map { auditor.audit($0) }  // fresh results: targets are cached once made
+    let audited = documents.map { auditor.audit($0, styles: styles) }  // fresh results: targets are cached once made
     describe = min(describe, measure(rounds: 1) {
         for result in audited {
             for rule in result.violations + result.incomplete {
@@ -131,7 +148,7 @@ if digest {
     // Rules in id order: the digest says what the rules found, whatever order a rule set lists them in.
     let byID = Auditor(rules: auditor.rules.sorted { $0.metadata.id < $1.metadata.id })
     for document in documents {
-        for rule in byID.audit(document).rules {
+        for rule in byID.audit(document, styles: styles).rules {
             for node in rule.nodes {
                 let text: String
                 switch node.outcome {
@@ -150,11 +167,11 @@ if digest {
 
 if perRule {
     let empty = Auditor(rules: [])
-    let base = measure(rounds: rounds) { for document in documents { _ = empty.audit(document) } }
+    let base = measure(rounds: rounds) { for document in documents { _ = empty.audit(document, styles: styles) } }
     var costs: [(String, Double)] = []
     for rule in RuleCatalog.defaultRules {
         let alone = Auditor(rules: [rule])
-        let seconds = measure(rounds: rounds) { for document in documents { _ = alone.audit(document) } }
+        let seconds = measure(rounds: rounds) { for document in documents { _ = alone.audit(document, styles: styles) } }
         costs.append((rule.metadata.id, seconds - base))
     }
     print(String(format: "per rule, above an audit with no rules (%.2fx canopy parse):", base / canopy))

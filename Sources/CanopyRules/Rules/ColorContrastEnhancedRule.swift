@@ -4,7 +4,7 @@ import CanopyStyle
 
 /// The stricter contrast of WCAG 1.4.6 (level AAA): 7:1, or 4.5:1 for large text. Opt-in, as in
 /// axe-core, because few sites aim for AAA.
-public struct ColorContrastEnhancedRule: Rule {
+public struct ColorContrastEnhancedRule: ContrastRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -18,18 +18,7 @@ public struct ColorContrastEnhancedRule: Rule {
         rationale: "Readers with moderately low vision, who do not use magnifiers or contrast settings, need more than the AA minimum."
     )
 
-    public let selector = try! SelectorList("*")
-    public var excludesHidden: Bool { false }
-
-    public var stylesRead: PropertySet { ColorContrast.paintingProperties }
-
-    public func candidates(on page: PageContext) -> [Element]? { ColorContrast.candidates(on: page) }
-
-    public func applies(to element: Element, on page: PageContext) -> Bool { ColorContrast.applies(to: element, on: page) }
-
-    public func check(_ element: Element, on page: PageContext) -> CheckResult { ColorContrast.aaa.check(element, on: page) }
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome { check(element, on: page).outcome }
+    public let contrast = ColorContrast.aaa
 
     public let examples = RuleExamples(
         passing: [

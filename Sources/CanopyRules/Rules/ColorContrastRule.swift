@@ -4,7 +4,7 @@ import CanopyStyle
 
 /// Text must stand out from its background enough to be read by people with low vision or
 /// colour blindness: 4.5:1, or 3:1 for large text (WCAG 1.4.3, level AA).
-public struct ColorContrastRule: Rule {
+public struct ColorContrastRule: ContrastRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -18,19 +18,7 @@ public struct ColorContrastRule: Rule {
         rationale: "Text too close in lightness to its background is hard or impossible to read for people with low vision, in sunlight, or on a poor screen."
     )
 
-    public let selector = try! SelectorList("*")
-    /// Text hidden from screen readers is still seen, so it must be readable (axe's excludeHidden: false).
-    public var excludesHidden: Bool { false }
-
-    public var stylesRead: PropertySet { ColorContrast.paintingProperties }
-
-    public func candidates(on page: PageContext) -> [Element]? { ColorContrast.candidates(on: page) }
-
-    public func applies(to element: Element, on page: PageContext) -> Bool { ColorContrast.applies(to: element, on: page) }
-
-    public func check(_ element: Element, on page: PageContext) -> CheckResult { ColorContrast.aa.check(element, on: page) }
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome { check(element, on: page).outcome }
+    public let contrast = ColorContrast.aa
 
     public let examples = RuleExamples(
         passing: [

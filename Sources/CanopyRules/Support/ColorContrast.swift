@@ -7,13 +7,14 @@ import Foundation
 /// axe-core's color-contrast check, decided from the cascade alone. Whatever only layout could
 /// tell (an image or gradient behind the text, something positioned over or under it, a shadow,
 /// a filter) makes the result incomplete with axe's reason id, never a pass.
-struct ColorContrast {
+public struct ColorContrast: Sendable {
     /// Required ratios for normal and large text.
     let normalRatio: Double
     let largeRatio: Double
 
-    static let aa = ColorContrast(normalRatio: 4.5, largeRatio: 3)
-    static let aaa = ColorContrast(normalRatio: 7, largeRatio: 4.5)
+    public static let aa = ColorContrast(normalRatio: 4.5, largeRatio: 3)
+    public static let aaa = ColorContrast(normalRatio: 7, largeRatio: 4.5)
+    static let everyElement = try! SelectorList("*")
 
     // MARK: Which elements
 
@@ -312,6 +313,25 @@ struct ColorContrast {
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value).replacingOccurrences(of: #"0$"#, with: "", options: .regularExpression)
     }
+}
+
+/// color-contrast and color-contrast-enhanced: one check at two thresholds, as axe-core's two
+/// rules share their check with different options. A rule gives its metadata, its `contrast`
+/// and its examples; the rest is here.
+public protocol ContrastRule: Rule {
+    /// The thresholds the rule holds text to.
+    var contrast: ColorContrast { get }
+}
+
+extension ContrastRule {
+    public var selector: SelectorList { ColorContrast.everyElement }
+    /// Text hidden from screen readers is still seen, so it must be readable (axe's excludeHidden: false).
+    public var excludesHidden: Bool { false }
+    public var stylesRead: PropertySet { ColorContrast.paintingProperties }
+    public func candidates(on page: PageContext) -> [Element]? { ColorContrast.candidates(on: page) }
+    public func applies(to element: Element, on page: PageContext) -> Bool { ColorContrast.applies(to: element, on: page) }
+    public func check(_ element: Element, on page: PageContext) -> CheckResult { contrast.check(element, on: page) }
+    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome { check(element, on: page).outcome }
 }
 
 extension Unicode.GeneralCategory {

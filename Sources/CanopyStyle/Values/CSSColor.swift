@@ -225,16 +225,7 @@ struct ColorComponents {
     /// Three rectangular components; a percentage is of `scales[i]`.
     func modern(_ count: Int, scales: [Double]) -> [Double]? {
         guard !legacy, space == nil, values.count == count else { return nil }
-        var result: [Double] = []
-        for (index, value) in values.enumerated() {
-            switch value.unit {
-            case "": result.append(value.number)
-            case "%": result.append(value.number / 100 * scales[index])
-            case "none": result.append(0)
-            default: return nil
-            }
-        }
-        return result
+        return ColorComponents.rectangular(values, scales: scales)
     }
 
     /// Lightness, chroma (percentages of `scales`) and a hue.
