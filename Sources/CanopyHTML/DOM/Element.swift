@@ -1,7 +1,7 @@
 /// An element of a `Document`: a light handle (document + node number), cheap to copy and compare.
 public struct Element: Hashable, Sendable, CustomStringConvertible {
     public let document: Document
-    /// The node number inside the document's storage.
+    /// The node number inside the document's document.storage.
     public let node: Int
 
     init(document: Document, node: Int) {
@@ -18,36 +18,34 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(ObjectIdentifier(document))
     }
 
-    /// Lent, not copied: a copy of the storage struct retains each of its arrays, which cost a
-    /// tenth of a styled crawl when every attribute read made one.
-    var storage: NodeStorage {
-        _read { yield document.storage }
-    }
+    // Every read goes through `document.storage` itself: through a computed property the
+    // optimizer copied the whole storage struct (a retain of each of its arrays) on each
+    // attribute read, a tenth of a styled crawl.
 
     /// Position among all elements in document order: `a.position < b.position` iff `a` comes first.
     public var position: Int { Int(document.elementPositions[node]) }
 
     /// The local name: lowercase for HTML elements, with SVG's camelCase restored for SVG elements.
-    public var localName: String { storage.names[node] }
-    public var namespace: Namespace { storage.nodes[node].namespace }
+    public var localName: String { document.storage.names[node] }
+    public var namespace: Namespace { document.storage.nodes[node].namespace }
     public var isHTML: Bool { namespace == .html }
 
     /// The 1-based source line where the element's start tag was.
-    public var line: Int { Int(storage.nodes[node].line) }
+    public var line: Int { Int(document.storage.nodes[node].line) }
 
     // MARK: Attributes
 
     public var attributes: [Attribute] {
-        storage.attributeRange(node: node).map { Attribute(name: storage.attributeNames[$0], value: storage.attributeValue(at: $0)) }
+        document.storage.attributeRange(node: node).map { Attribute(name: document.storage.attributeNames[$0], value: document.storage.attributeValue(at: $0)) }
     }
 
     /// Attribute names in source order, without reading their values.
-    public var attributeNames: ArraySlice<String> { storage.attributeNames[storage.attributeRange(node: node)] }
+    public var attributeNames: ArraySlice<String> { document.storage.attributeNames[document.storage.attributeRange(node: node)] }
 
     /// The value of attribute `name` (attribute names of HTML elements are lowercase).
-    public func attribute(_ name: String) -> String? { storage.attributeValue(node: node, name: name) }
+    public func attribute(_ name: String) -> String? { document.storage.attributeValue(node: node, name: name) }
 
-    public func hasAttribute(_ name: String) -> Bool { storage.hasAttribute(node: node, name: name) }
+    public func hasAttribute(_ name: String) -> Bool { document.storage.hasAttribute(node: node, name: name) }
 
     public var id: String? { attribute("id") }
 
@@ -61,8 +59,8 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// The parent element (nil for `<html>`, whose parent is the document).
     public var parent: Element? {
-        let parentNode = storage.nodes[node].parent
-        guard parentNode >= 0, storage.nodes[Int(parentNode)].kind == .element else { return nil }
+        let parentNode = document.storage.nodes[node].parent
+        guard parentNode >= 0, document.storage.nodes[Int(parentNode)].kind == .element else { return nil }
         return Element(document: document, node: Int(parentNode))
     }
 
@@ -72,10 +70,10 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// Child nodes (elements, text, comments) in order.
     public var childNodes: [Node] {
         var nodes: [Node] = []
-        var child = storage.nodes[node].firstChild
+        var child = document.storage.nodes[node].firstChild
         while child >= 0 {
             nodes.append(Node(document: document, node: Int(child)))
-            child = storage.nodes[Int(child)].nextSibling
+            child = document.storage.nodes[Int(child)].nextSibling
         }
         return nodes
     }
@@ -91,16 +89,16 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
-    public var firstElementChild: Element? { firstElement(from: storage.nodes[node].firstChild, forward: true) }
-    public var lastElementChild: Element? { firstElement(from: storage.nodes[node].lastChild, forward: false) }
-    public var nextElementSibling: Element? { firstElement(from: storage.nodes[node].nextSibling, forward: true) }
-    public var previousElementSibling: Element? { firstElement(from: storage.nodes[node].previousSibling, forward: false) }
+    public var firstElementChild: Element? { firstElement(from: document.storage.nodes[node].firstChild, forward: true) }
+    public var lastElementChild: Element? { firstElement(from: document.storage.nodes[node].lastChild, forward: false) }
+    public var nextElementSibling: Element? { firstElement(from: document.storage.nodes[node].nextSibling, forward: true) }
+    public var previousElementSibling: Element? { firstElement(from: document.storage.nodes[node].previousSibling, forward: false) }
 
     private func firstElement(from start: Int32, forward: Bool) -> Element? {
         var current = start
         while current >= 0 {
-            if storage.nodes[Int(current)].kind == .element { return Element(document: document, node: Int(current)) }
-            current = forward ? storage.nodes[Int(current)].nextSibling : storage.nodes[Int(current)].previousSibling
+            if document.storage.nodes[Int(current)].kind == .element { return Element(document: document, node: Int(current)) }
+            current = forward ? document.storage.nodes[Int(current)].nextSibling : document.storage.nodes[Int(current)].previousSibling
         }
         return nil
     }
@@ -116,16 +114,16 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         // Node numbers are pre-order, so the subtree ends where the next node outside it begins.
         var current = node
         while current >= 0 {
-            let next = storage.nodes[current].nextSibling
+            let next = document.storage.nodes[current].nextSibling
             if next >= 0 { return firstElementPosition(atOrAfterNode: Int(next)) }
-            current = Int(storage.nodes[current].parent)
+            current = Int(document.storage.nodes[current].parent)
         }
         return document.elementCount
     }
 
     private func firstElementPosition(atOrAfterNode start: Int) -> Int {
         var candidate = start
-        while candidate < storage.count {
+        while candidate < document.storage.count {
             let position = document.elementPositions[candidate]
             if position >= 0 { return Int(position) }
             candidate += 1
@@ -142,14 +140,14 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the element has no child elements and no text (comments do not count), as `:empty` reads it.
     public var hasNoContent: Bool {
-        var child = storage.nodes[node].firstChild
+        var child = document.storage.nodes[node].firstChild
         while child >= 0 {
-            switch storage.nodes[Int(child)].kind {
+            switch document.storage.nodes[Int(child)].kind {
             case .element: return false
-            case .text where storage.hasText(Int(child)): return false
+            case .text where document.storage.hasText(Int(child)): return false
             default: break
             }
-            child = storage.nodes[Int(child)].nextSibling
+            child = document.storage.nodes[Int(child)].nextSibling
         }
         return true
     }
@@ -163,22 +161,22 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     private func appendText(of start: Int, to text: inout [UInt8]) {
         // Iterative pre-order walk: real pages nest deeply enough to overflow a recursive one.
-        var current = storage.nodes[start].firstChild
+        var current = document.storage.nodes[start].firstChild
         while current >= 0 {
             let index = Int(current)
-            if storage.nodes[index].kind == .text {
-                let textStart = Int(storage.nodes[index].textStart)
-                text.append(contentsOf: storage.textBytes[textStart..<textStart + Int(storage.nodes[index].textLength)])
+            if document.storage.nodes[index].kind == .text {
+                let textStart = Int(document.storage.nodes[index].textStart)
+                text.append(contentsOf: document.storage.textBytes[textStart..<textStart + Int(document.storage.nodes[index].textLength)])
             }
-            if storage.nodes[index].firstChild >= 0 {
-                current = storage.nodes[index].firstChild
+            if document.storage.nodes[index].firstChild >= 0 {
+                current = document.storage.nodes[index].firstChild
                 continue
             }
-            while current >= 0, storage.nodes[Int(current)].nextSibling < 0 {
-                current = storage.nodes[Int(current)].parent
+            while current >= 0, document.storage.nodes[Int(current)].nextSibling < 0 {
+                current = document.storage.nodes[Int(current)].parent
                 if Int(current) == start { return }
             }
-            if current >= 0 { current = storage.nodes[Int(current)].nextSibling }
+            if current >= 0 { current = document.storage.nodes[Int(current)].nextSibling }
         }
     }
 

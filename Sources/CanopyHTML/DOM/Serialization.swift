@@ -32,7 +32,7 @@ extension Element {
     @discardableResult
     private func serialize(into output: inout String, limit: Int) -> Bool {
         // Iterative, with an explicit stack of open elements, so deep trees cannot overflow.
-        let storage = self.storage
+        let storage = self.document.storage
         var length = 0
         func write(_ piece: String) -> Bool {
             output += piece

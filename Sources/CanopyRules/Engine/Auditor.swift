@@ -9,9 +9,13 @@ public struct Auditor: Sendable {
     /// above real pages); results that needed a name past it are reported as needing review.
     public var nameStepBudget: Int?
 
+    /// Whether some rule reads computed colours and fonts (not only visibility).
+    let readsStyles: Bool
+
     public init(rules: [any Rule], nameStepBudget: Int? = nil) {
         self.rules = rules
         self.nameStepBudget = nameStepBudget
+        self.readsStyles = rules.contains { !$0.stylesRead.isEmpty }
     }
 
     /// Audits `document` within `scope`. `ruleExclusions` removes further subtrees for single
@@ -27,6 +31,7 @@ public struct Auditor: Sendable {
         at date: Date = Date()
     ) -> AuditResult {
         let computed = (styles ?? StyleEnvironment.embeddedOnly()).styles(for: document)
+        computed.matchesAllRulesAtOnce = readsStyles
         let page = PageContext(document: document, styles: computed, nameStepBudget: nameStepBudget)
         let inScope = scope.membership(in: document)
         let describer = NodeDescriber(document: document)

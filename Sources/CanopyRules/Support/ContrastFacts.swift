@@ -180,7 +180,9 @@ final class ContrastFacts {
     }
 
     private func ownPaintedPseudoElement(_ box: Element) -> String? {
-        for pseudo in ["before", "after"] where styles.hasPseudoElementRules(pseudo, for: box) {
+        let painting = styles.index.pseudoElementsWithBackgrounds
+        guard !painting.isEmpty else { return nil }
+        for pseudo in ["before", "after"] where painting.contains(pseudo) && styles.hasPseudoElementRules(pseudo, for: box) {
             let content = styles.pseudoElementValue(.content, of: box, pseudo: pseudo)?.lowercased() ?? "none"
             guard content != "none", content != "normal" else { continue }
             guard styles.pseudoElementValue(.display, of: box, pseudo: pseudo)?.lowercased() != "none",

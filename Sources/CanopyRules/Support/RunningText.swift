@@ -60,29 +60,59 @@ enum RunningText {
         let styles = page.styles
         if styles.startsBlock(element) || styles.isInlineBlock(element) { return false }
         guard let block = element.ancestors.first(where: { styles.startsBlock($0) }) else { return false }
-        var walk = LineWalk(target: element, page: page)
-        walk.visitChildren(of: block)
-        return sanitized(walk.plainText).count > sanitized(walk.widgetText).count
+        let lines = page.memo("running-text.lines") { LineCache() }.lines(of: block, on: page)
+        // An element inside a control is not walked: its answer is the block's last line, as
+        // when a walk looking for it reaches the end.
+        guard let line = lines.lineOf[element.position].map({ lines.lines[$0] }) ?? lines.lines.last else { return false }
+        return line.plainLength > line.widgetLength
     }
 
-    private struct LineWalk {
-        let target: Element
-        let page: PageContext
-        var plainText = ""
-        var widgetText = ""
-        /// 0 before the target, 1 after it, 2 past the line break that ends its line.
-        var state = 0
+    /// The lines of each block asked about, walked once per page: a block of text with a
+    /// hundred links is walked once, not once per link.
+    private final class LineCache {
+        var byBlock: [Int: Lines] = [:]
 
-        init(target: Element, page: PageContext) {
-            self.target = target
+        func lines(of block: Element, on page: PageContext) -> Lines {
+            if let known = byBlock[block.position] { return known }
+            var walk = LineWalk(page: page)
+            walk.visitChildren(of: block)
+            let lines = Lines(lines: walk.lines.map(Line.init), lineOf: walk.lineOf)
+            byBlock[block.position] = lines
+            return lines
+        }
+    }
+
+    struct Lines {
+        let lines: [Line]
+        /// The line each element walked lies on, by position.
+        let lineOf: [Int: Int]
+    }
+
+    struct Line {
+        let plainLength: Int
+        let widgetLength: Int
+
+        init(_ text: (plain: String, widget: String)) {
+            plainLength = RunningText.sanitized(text.plain).count
+            widgetLength = RunningText.sanitized(text.widget).count
+        }
+    }
+
+    /// A block's content split at line breaks, each line's ordinary text apart from the text of
+    /// its links and controls.
+    private struct LineWalk {
+        let page: PageContext
+        var lines: [(plain: String, widget: String)] = [("", "")]
+        var lineOf: [Int: Int] = [:]
+
+        init(page: PageContext) {
             self.page = page
         }
 
         mutating func visitChildren(of element: Element) {
             for node in element.childNodes {
-                guard state < 2 else { return }
                 if node.kind == .text {
-                    plainText += node.text
+                    lines[lines.count - 1].plain += node.text
                 } else if let child = node.element {
                     visit(child)
                 }
@@ -90,22 +120,16 @@ enum RunningText {
         }
 
         private mutating func visit(_ element: Element) {
-            if element == target { state = 1 }
             let styles = page.styles
-            let breaksLine = styles.startsBlock(element) || (element.isHTML && ["br", "hr"].contains(element.localName))
-            if breaksLine {
-                if state == 0 {
-                    plainText = ""
-                    widgetText = ""
-                } else {
-                    state = 2
-                }
+            if styles.startsBlock(element) || (element.isHTML && ["br", "hr"].contains(element.localName)) {
+                lines.append(("", ""))
                 return
             }
+            lineOf[element.position] = lines.count - 1
             // Boxes taken out of the line by their own style attribute are not part of it.
             if let style = element.attribute("style"), Self.leavesTheLine(StyleAttributeDeclarations(parsing: style)) { return }
             if let role = page.accessibility.role(of: element), ARIARoles.role(named: role)?.type == "widget" {
-                widgetText += element.textContent
+                lines[lines.count - 1].widget += element.textContent
                 return
             }
             visitChildren(of: element)

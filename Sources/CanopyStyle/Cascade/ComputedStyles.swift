@@ -64,6 +64,11 @@ public final class ComputedStyles {
         var important: Bool { key >> 63 == 1 }
     }
 
+    /// Match every rule at once, also when only visibility is asked: right when rules that read
+    /// colours and fonts will ask for nearly every element anyway, so the visibility pass and
+    /// they share one match per element instead of two.
+    public var matchesAllRulesAtOnce = false
+
     public init(document: Document, index: StyleRuleIndex, viewport: Viewport) {
         self.document = document
         self.index = index
@@ -164,6 +169,7 @@ public final class ComputedStyles {
                 guard let inline = inlineStyle(of: element) else { continue }
                 block = inline
             } else {
+                guard index.blockDeclared[Int(match.block)].contains(property) else { continue }
                 block = index.blocks[Int(match.block)]
             }
             guard block.declared.contains(property) else { continue }
@@ -177,9 +183,8 @@ public final class ComputedStyles {
     }
 
     private func lastDeclaration(of property: CSSProperty, in blockIndex: Int32, important: Bool) -> Declaration? {
-        let block = index.blocks[Int(blockIndex)]
-        guard block.declared.contains(property) else { return nil }
-        return lastDeclaration(of: property, in: block, important: important)
+        guard index.blockDeclared[Int(blockIndex)].contains(property) else { return nil }
+        return lastDeclaration(of: property, in: index.blocks[Int(blockIndex)], important: important)
     }
 
     private func inlineStyle(of element: Element) -> DeclarationBlock? {
@@ -195,7 +200,8 @@ public final class ComputedStyles {
 
     /// Matched blocks of the element, highest priority first; each rule appears once for its
     /// normal and once for its important declarations.
-    private func matched(_ element: Element, visibilityOnly: Bool) -> ArraySlice<MatchedBlock> {
+    private func matched(_ element: Element, visibilityOnly requested: Bool) -> ArraySlice<MatchedBlock> {
+        let visibilityOnly = requested && !matchesAllRulesAtOnce
         let position = element.position
         let count = document.elementCount
         if visibilityOnly, let known = visibilityMatches.run(at: position, elementCount: count) { return known }
@@ -227,7 +233,7 @@ public final class ComputedStyles {
             let rule = index.rules[Int(ruleIndex)]
             guard ancestors.mayContain(rule.selector.ancestorRequirements), rule.selector.matches(element) else { continue }
             result.append((rule.normalKey, rule.block))
-            if index.blocks[Int(rule.block)].hasImportant { result.append((rule.importantKey, rule.block)) }
+            if index.blockHasImportant[Int(rule.block)] { result.append((rule.importantKey, rule.block)) }
         }
         return result
     }

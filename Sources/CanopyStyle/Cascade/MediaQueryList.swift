@@ -243,7 +243,13 @@ struct MediaConditionParser {
         return atEnd ? condition : nil
     }
 
-    private mutating func parseConditionAllowingOr() -> MediaValue.QueryResult? {
+    private mutating func parseConditionAllowingOr() -> MediaValue.QueryResult? { parseCondition(allowingOr: true) }
+
+    private mutating func parseConditionWithoutOr() -> MediaValue.QueryResult? { parseCondition(allowingOr: false) }
+
+    /// `not (...)`, or parenthesised parts joined by `and` (or by `or` where the grammar allows
+    /// it, never both without parentheses).
+    private mutating func parseCondition(allowingOr: Bool) -> MediaValue.QueryResult? {
         skipSpace()
         let save = index
         if word() == "not" {
@@ -258,7 +264,7 @@ struct MediaConditionParser {
             skipSpace()
             let before = index
             let next = word()
-            guard next == "and" || next == "or" else {
+            guard next == "and" || (allowingOr && next == "or") else {
                 index = before
                 break
             }
@@ -270,45 +276,11 @@ struct MediaConditionParser {
         return joiner == "and" ? .and(parts) : .or(parts)
     }
 
-    private mutating func parseConditionWithoutOr() -> MediaValue.QueryResult? {
-        skipSpace()
-        let save = index
-        if word() == "not" {
-            guard let inner = parseInParens() else { return nil }
-            return .not(inner)
-        }
-        index = save
-        guard let first = parseInParens() else { return nil }
-        var parts = [first]
-        while true {
-            skipSpace()
-            let before = index
-            guard word() == "and" else {
-                index = before
-                break
-            }
-            guard let part = parseInParens() else { return nil }
-            parts.append(part)
-        }
-        return parts.count == 1 ? first : .and(parts)
-    }
-
     /// `( condition )`, `( feature )`, `( feature: value )` or a range.
     private mutating func parseInParens() -> MediaValue.QueryResult? {
         skipSpace()
         guard !atEnd, scalars[index] == "(" else { return nil }
-        // The text up to the matching ")".
-        var depth = 0
-        var end = index
-        while end < scalars.count {
-            if scalars[end] == "(" { depth += 1 }
-            if scalars[end] == ")" {
-                depth -= 1
-                if depth == 0 { break }
-            }
-            end += 1
-        }
-        guard end < scalars.count else { return nil }
+        guard let end = CSSParentheses.closing(in: scalars, openingAt: index) else { return nil }
         let inner = String(scalars[(index + 1)..<end]).trimmingASCIIWhitespace()
         index = end + 1
         if inner.hasPrefix("(") || inner.hasPrefix("not ") || inner.hasPrefix("not(") {
@@ -385,4 +357,20 @@ struct MediaConditionParser {
 
 extension MediaValue {
     typealias QueryResult = MediaQueryList.Query
+}
+
+/// Where a parenthesised group of a condition's text ends.
+enum CSSParentheses {
+    /// The index of the `)` that closes the `(` at `open`, nil when it is never closed.
+    static func closing(in characters: [Character], openingAt open: Int) -> Int? {
+        var depth = 0
+        for position in open..<characters.count {
+            if characters[position] == "(" { depth += 1 }
+            if characters[position] == ")" {
+                depth -= 1
+                if depth == 0 { return position }
+            }
+        }
+        return nil
+    }
 }

@@ -17,6 +17,11 @@ public final class StyleRuleIndex: Sendable {
 
     let rules: [IndexedRule]
     let blocks: [DeclarationBlock]
+    /// What each block declares, and whether it has `!important` declarations, beside the
+    /// blocks: asking a block struct copies (and retains) its arrays, and most matched blocks
+    /// only need to say "not this property".
+    let blockDeclared: [PropertySet]
+    let blockHasImportant: [Bool]
     /// Rules by subject, for all properties and for the ones the visibility pass reads.
     let allRules: RuleBuckets
     let visibilityRules: RuleBuckets
@@ -24,6 +29,9 @@ public final class StyleRuleIndex: Sendable {
     let backgroundRules: RuleBuckets
     /// Rules that style a pseudo-element, by pseudo-element name.
     let pseudoElementRules: [String: RuleBuckets]
+    /// Pseudo-elements (`before`, `after`...) some rule gives a background: only these can paint
+    /// behind the text of the element they belong to.
+    public let pseudoElementsWithBackgrounds: Set<String>
     /// Sheets that could not be loaded.
     public let failures: [StyleSheetFailure]
     /// Rules dropped by the parser (bad syntax, selectors Canopy cannot match), over all sheets.
@@ -76,6 +84,8 @@ public final class StyleRuleIndex: Sendable {
         }
         self.rules = rules
         self.blocks = builder.blocks
+        self.blockDeclared = builder.blocks.map(\.declared)
+        self.blockHasImportant = builder.blocks.map(\.hasImportant)
         self.failures = builder.failures
         self.droppedRules = builder.dropped
         self.undecidableRules = builder.undecidable
@@ -96,6 +106,9 @@ public final class StyleRuleIndex: Sendable {
             pseudo[name] = RuleBuckets(rules, where: { $0.selector.pseudoElement == name })
         }
         pseudoElementRules = pseudo
+        pseudoElementsWithBackgrounds = Set(rules.compactMap { rule in
+            rule.selector.pseudoElement.flatMap { blocks[Int(rule.block)].declared.intersects(Self.backgroundProperties) ? $0 : nil }
+        })
     }
 
     /// Inline styles beat every rule of their importance.
@@ -308,8 +321,10 @@ struct RuleBuckets: Sendable {
         if let list = byName[element.localName] { result.append(contentsOf: list) }
         if !byID.isEmpty, let id = element.id, let list = byID[id] { result.append(contentsOf: list) }
         if !byClass.isEmpty, let classes = element.attribute("class") {
-            for name in classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }) {
-                if let list = byClass[String(name)] { result.append(contentsOf: list) }
+            // Split on the UTF-8 bytes of ASCII whitespace, as HTML does: a Character split asks
+            // Unicode about every character of every class attribute, for every element.
+            for name in classes.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }) {
+                if let list = byClass[String(Substring(name))] { result.append(contentsOf: list) }
             }
         }
     }

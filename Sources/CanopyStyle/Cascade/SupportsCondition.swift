@@ -63,17 +63,7 @@ public struct SupportsCondition: Sendable, Hashable {
             skipSpace()
             let functionName = word()
             guard index < characters.count, characters[index] == "(" else { return nil }
-            var depth = 0
-            var end = index
-            while end < characters.count {
-                if characters[end] == "(" { depth += 1 }
-                if characters[end] == ")" {
-                    depth -= 1
-                    if depth == 0 { break }
-                }
-                end += 1
-            }
-            guard end < characters.count else { return nil }
+            guard let end = CSSParentheses.closing(in: characters, openingAt: index) else { return nil }
             let inner = String(characters[(index + 1)..<end]).trimmingASCIIWhitespace()
             index = end + 1
             switch functionName {
