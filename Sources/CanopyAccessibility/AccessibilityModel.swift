@@ -49,6 +49,8 @@ public final class AccessibilityModel {
     /// Elements whose implicit role is being resolved right now: a `section` or `form` whose
     /// `aria-labelledby` text leads back to itself must not recurse forever.
     @exclusivity(unchecked) var resolvingImplicitRole: Set<Int> = []
+    /// `inheritedDisabling` by element position (0xFF: not known yet), allocated on first use.
+    @exclusivity(unchecked) var disabling: [UInt8] = []
     /// Column/row header grids of tables, by table position, built on first use.
     @exclusivity(unchecked) var tableGrids: [Int: TableGrid] = [:]
 
@@ -215,9 +217,42 @@ public final class AccessibilityModel {
     /// Disabled for users: a disabled form control (or inside a disabled fieldset), or
     /// `aria-disabled="true"` on the element or an ancestor, as axe-core's isDisabled reads it.
     public func isDisabled(_ element: Element) -> Bool {
-        if Focusability.isDisabled(element) { return true }
-        if element.attribute("aria-disabled")?.lowercased() == "true" { return true }
-        return element.ancestors.contains { $0.attribute("aria-disabled")?.lowercased() == "true" }
+        if element.isHTML, Focusability.disableable.contains(element.localName), element.hasAttribute("disabled") { return true }
+        if disabling(of: element) & Self.ariaDisabled != 0 { return true }
+        return element.parent.map { disabling(of: $0) & Self.fieldsetDisabled != 0 } ?? false
+    }
+
+    /// `aria-disabled="true"` on the element or an ancestor.
+    private static let ariaDisabled: UInt8 = 1
+    /// Climbing from the element itself, a disabled `<fieldset>` comes before any `<legend>`
+    /// (axe stops at any legend): what disables the element's children.
+    private static let fieldsetDisabled: UInt8 = 2
+
+    /// Both facts for an element, from its parent's, once per element: asked for every text
+    /// element of a page 250 levels deep, climbing all ancestors each time cost the square of
+    /// the depth.
+    private func disabling(of element: Element) -> UInt8 {
+        if disabling.isEmpty { disabling = Array(repeating: 0xFF, count: document.elementCount) }
+        // Climb (without recursion: pages nest deep) to an answered ancestor or the root, then fill in downwards.
+        var chain: [Element] = []
+        var current: Element? = element
+        while let node = current, disabling[node.position] == 0xFF {
+            chain.append(node)
+            current = node.parent
+        }
+        var above = current.map { disabling[$0.position] } ?? 0
+        for node in chain.reversed() {
+            var own: UInt8 = 0
+            if above & Self.ariaDisabled != 0 || node.attribute("aria-disabled")?.lowercased() == "true" { own |= Self.ariaDisabled }
+            switch node.localName {
+            case "legend": break
+            case "fieldset" where node.hasAttribute("disabled"): own |= Self.fieldsetDisabled
+            default: own |= above & Self.fieldsetDisabled
+            }
+            disabling[node.position] = own
+            above = own
+        }
+        return disabling[element.position]
     }
 
     /// Whether keyboard users reach the element with Tab: focusable and not taken out of the tab

@@ -3,7 +3,7 @@ import CanopyHTML
 /// Focus facts from markup alone, as axe-core decides them (its isFocusable/isNativelyFocusable).
 enum Focusability {
     /// Elements the `disabled` attribute (or a disabled fieldset) takes out of focus order.
-    private static let disableable: Set<String> = [
+    static let disableable: Set<String> = [
         "button", "command", "fieldset", "keygen", "optgroup", "option", "select", "textarea", "input",
     ]
 

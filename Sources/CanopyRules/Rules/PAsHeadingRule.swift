@@ -39,13 +39,27 @@ public struct PAsHeadingRule: Rule {
 
     public func applies(to element: Element, on page: PageContext) -> Bool {
         let text = PlacedText.trimmed(element.textContent)
-        guard !text.isEmpty, Self.sentenceEnds(in: text) < 2 else { return false }
-        return Self.siblingParagraphs(after: element).contains { !PlacedText.trimmed($0.textContent).isEmpty }
+        guard !text.isEmpty, Self.sentenceEnds(in: text) < 2, let parent = element.parent else { return false }
+        // The last paragraph with text among each parent's children, once per page: asking every
+        // paragraph for all that follow it would cost the square of a long run of them.
+        let lastWithText = page.memo("p-as-heading.lastParagraphWithText") { LastParagraphs() }
+        return lastWithText.position(under: parent).map { $0 > element.position } ?? false
+    }
+
+    private final class LastParagraphs {
+        private var byParent: [Int: Int?] = [:]
+
+        func position(under parent: Element) -> Int? {
+            if let known = byParent[parent.position] { return known }
+            let last = parent.children.last { $0.localName == "p" && !PlacedText.trimmed($0.textContent).isEmpty }?.position
+            byParent[parent.position] = .some(last)
+            return last
+        }
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let styles = page.styles
-        let next = Self.siblingParagraphs(after: element).first
+        let next = Self.nextParagraph(after: element)
         let headingLength = PlacedText.trimmed(element.textContent).count
         let paragraphLength = next.map { PlacedText.trimmed($0.textContent).count } ?? 0
         if headingLength > paragraphLength { return .pass }
@@ -108,14 +122,13 @@ public struct PAsHeadingRule: Rule {
         return count + (previousWasMark ? 1 : 0)
     }
 
-    private static func siblingParagraphs(after element: Element) -> [Element] {
-        var result: [Element] = []
+    private static func nextParagraph(after element: Element) -> Element? {
         var sibling = element.nextElementSibling
         while let current = sibling {
-            if current.localName == "p" { result.append(current) }
+            if current.localName == "p" { return current }
             sibling = current.nextElementSibling
         }
-        return result
+        return nil
     }
 
     private static func previousParagraph(of element: Element) -> Element? {

@@ -67,20 +67,27 @@ public struct ColorContrast: Sendable {
 
     /// Text that names, through aria-labelledby, only controls that are disabled.
     private static func namesOnlyDisabledControls(_ element: Element, on page: PageContext) -> Bool {
-        let referencing = page.memo("color-contrast.labelledby") {
-            page.document.elements(withAttribute: "aria-labelledby")
+        // For each id some aria-labelledby names: whether every element naming it is disabled.
+        // Built once per page: a page where 100,000 elements name one id must not cost each
+        // text element a scan of all of them.
+        let disabledByID = page.memo("color-contrast.labelledbyDisabled") { () -> [String: Bool] in
+            var table: [String: Bool] = [:]
+            for control in page.document.elements(withAttribute: "aria-labelledby") {
+                let disabled = page.accessibility.isDisabled(control)
+                for id in (control.attribute("aria-labelledby") ?? "").split(whereSeparator: \.isWhitespace) {
+                    table[String(id), default: true] = table[String(id), default: true] && disabled
+                }
+            }
+            return table
         }
-        guard !referencing.isEmpty else { return false }
-        // The ids any aria-labelledby names: most boxes have none of them, and need no closer look.
-        let named = page.memo("color-contrast.labelledbyIDs") {
-            Set(referencing.flatMap { ($0.attribute("aria-labelledby") ?? "").split(whereSeparator: \.isWhitespace).map(String.init) })
-        }
-        var controls: [Element] = []
+        guard !disabledByID.isEmpty else { return false }
+        var named = false
         for box in [element] + Array(element.ancestors) {
-            guard let id = box.id, named.contains(id) else { continue }
-            controls += referencing.filter { ($0.attribute("aria-labelledby") ?? "").split(whereSeparator: \.isWhitespace).contains { $0 == id } }
+            guard let id = box.id, let allDisabled = disabledByID[id] else { continue }
+            guard allDisabled else { return false }
+            named = true
         }
-        return !controls.isEmpty && controls.allSatisfy { page.accessibility.isDisabled($0) }
+        return named
     }
 
     static func clipsOverflow(_ box: Element, _ styles: ComputedStyles) -> Bool {

@@ -22,9 +22,9 @@ final class ContrastFacts {
     private var texts: [String] = []
 
     private let model: AccessibilityModel
-    /// Rendered elements that paint a background of their own, in document order; listed when
-    /// a box is first found out of the normal flow.
-    private var painters: [Element]?
+    /// Positions of the rendered elements that paint a background of their own, `<html>` and
+    /// `<body>` aside, in document order; listed when a box is first found out of the normal flow.
+    private var painters: [Int]?
 
     private init(styles: ComputedStyles, model: AccessibilityModel) {
         self.styles = styles
@@ -44,14 +44,16 @@ final class ContrastFacts {
         if painters == nil {
             painters = styles.document.elements.filter { element in
                 guard styles.mayPaintBackground(element), !model.isNotRendered(element) else { return false }
+                if element.parent == nil || (element.localName == "body" && element.parent?.parent == nil) { return false }
                 if styles.value(.backgroundImage, of: element).lowercased() != "none" { return true }
                 return (styles.colorValue(.backgroundColor, of: element)?.alpha ?? 1) > 0
-            }
+            }.map(\.position)
         }
-        let subtree = box.position..<box.descendants.endIndex
-        return painters!.contains { painter in
-            !subtree.contains(painter.position) && !(painter.parent == nil || (painter.localName == "body" && painter.parent?.parent == nil))
-        }
+        // Sorted positions: those inside the box's subtree are one run, found by two searches.
+        let all = painters!
+        let first = all.binarySearchFirst { $0 >= box.position }
+        let past = all[first...].binarySearchFirst { $0 >= box.descendants.endIndex }
+        return all.count - (past - first) > 0
     }
 
     private var count: Int { styles.document.elementCount }

@@ -59,8 +59,9 @@ enum RunningText {
     static func isInTextBlock(_ element: Element, on page: PageContext) -> Bool {
         let styles = page.styles
         if styles.startsBlock(element) || styles.isInlineBlock(element) { return false }
-        guard let block = element.ancestors.first(where: { styles.startsBlock($0) }) else { return false }
-        let lines = page.memo("running-text.lines") { LineCache() }.lines(of: block, on: page)
+        let cache = page.memo("running-text.lines") { LineCache() }
+        guard let block = cache.nearestBlock(above: element, styles) else { return false }
+        let lines = cache.lines(of: block, on: page)
         // An element inside a control is not walked: its answer is the block's last line, as
         // when a walk looking for it reaches the end.
         guard let line = lines.lineOf[element.position].map({ lines.lines[$0] }) ?? lines.lines.last else { return false }
@@ -71,6 +72,34 @@ enum RunningText {
     /// hundred links is walked once, not once per link.
     private final class LineCache {
         var byBlock: [Int: Lines] = [:]
+        /// Each element's nearest ancestor that starts a block, by position (-2: not known yet,
+        /// -1: none), so that links deep in a page do not each climb all their ancestors.
+        private var blockAbove: [Int32] = []
+
+        func nearestBlock(above element: Element, _ styles: ComputedStyles) -> Element? {
+            if blockAbove.isEmpty { blockAbove = Array(repeating: -2, count: element.document.elementCount) }
+            // Climb (without recursion: pages nest deep) to a block or to an element already
+            // answered, then record the answer for every element passed on the way.
+            var passed: [Int] = []
+            var current = element
+            var answer: Int32 = -1
+            while true {
+                let known = blockAbove[current.position]
+                if known != -2 {
+                    answer = known
+                    break
+                }
+                passed.append(current.position)
+                guard let parent = current.parent else { break }
+                if styles.startsBlock(parent) {
+                    answer = Int32(parent.position)
+                    break
+                }
+                current = parent
+            }
+            for position in passed { blockAbove[position] = answer }
+            return answer < 0 ? nil : element.document.element(atPosition: Int(answer))
+        }
 
         func lines(of block: Element, on page: PageContext) -> Lines {
             if let known = byBlock[block.position] { return known }

@@ -48,10 +48,19 @@ extension ComputedStyles {
 
     /// Computed numeric font weight (400 normal, 700 bold); nil when unreadable.
     public func fontWeight(of element: Element) -> Double? {
+        // Kept per element, as sizes are: each element asks its parent, so without it every
+        // text element of a deep page would recompute the whole chain above it.
+        if fontWeights.isEmpty { fontWeights = Array(repeating: -1, count: document.elementCount) }
+        let known = fontWeights[element.position]
+        if known >= 0 { return known }
+        if known.isNaN { return nil }
         let parentWeight = element.parent.map { fontWeight(of: $0) } ?? 400
-        guard let parentWeight else { return nil }
-        guard declares(.fontWeight, for: element) else { return parentWeight }
-        return FontMetrics.fontWeight(value(.fontWeight, of: element), parent: parentWeight)
+        var weight: Double?
+        if let parentWeight {
+            weight = declares(.fontWeight, for: element) ? FontMetrics.fontWeight(value(.fontWeight, of: element), parent: parentWeight) : parentWeight
+        }
+        fontWeights[element.position] = weight ?? .nan
+        return weight
     }
 
     /// The element's own `opacity`, 0...1 (1 when unreadable: callers that care check `declares`).

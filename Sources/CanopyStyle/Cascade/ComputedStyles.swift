@@ -34,6 +34,8 @@ public final class ComputedStyles {
     /// Resolved font sizes by position (-1: not computed yet, NaN: cannot be resolved), for the
     /// typed accessors; allocated on first use.
     var fontSizes: [Double] = []
+    /// Resolved font weights by position, the same way.
+    var fontWeights: [Double] = []
 
     private struct MatchTable {
         /// Per element: start << 24 | count + 1 (0: not matched yet).
