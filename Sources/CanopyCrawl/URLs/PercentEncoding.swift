@@ -29,16 +29,13 @@ enum PercentEncoding {
         while index != bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                let first = bytes.index(after: index)
-                let second = first == bytes.endIndex ? first : bytes.index(after: first)
-                if second != bytes.endIndex, let high = hexValue(bytes[first]), let low = hexValue(bytes[second]) {
-                    let decoded = high << 4 | low
+                if let (decoded, next) = escape(in: bytes, at: index) {
                     if isUnreserved(decoded) {
                         output.append(decoded)
                     } else {
                         appendEscape(decoded, to: &output)
                     }
-                    index = bytes.index(after: second)
+                    index = next
                     continue
                 }
                 appendEscape(byte, to: &output)
@@ -52,6 +49,15 @@ enum PercentEncoding {
         return output
     }
 
+    /// The byte a valid `%XX` escape at `index` stands for, and the index past it.
+    @inline(__always)
+    private static func escape<Bytes: Collection<UInt8>>(in bytes: Bytes, at index: Bytes.Index) -> (UInt8, Bytes.Index)? {
+        let first = bytes.index(after: index)
+        let second = first == bytes.endIndex ? first : bytes.index(after: first)
+        guard second != bytes.endIndex, let high = hexValue(bytes[first]), let low = hexValue(bytes[second]) else { return nil }
+        return (high << 4 | low, bytes.index(after: second))
+    }
+
     /// Replaces every valid escape by its byte; used where the raw octets matter
     /// (host names, query parameter names).
     static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
@@ -60,14 +66,10 @@ enum PercentEncoding {
         var index = bytes.startIndex
         while index != bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%") {
-                let first = bytes.index(after: index)
-                let second = first == bytes.endIndex ? first : bytes.index(after: first)
-                if second != bytes.endIndex, let high = hexValue(bytes[first]), let low = hexValue(bytes[second]) {
-                    output.append(high << 4 | low)
-                    index = bytes.index(after: second)
-                    continue
-                }
+            if byte == UInt8(ascii: "%"), let (decoded, next) = escape(in: bytes, at: index) {
+                output.append(decoded)
+                index = next
+                continue
             }
             output.append(byte)
             index = bytes.index(after: index)
