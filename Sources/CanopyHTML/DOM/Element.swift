@@ -78,6 +78,17 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return nodes
     }
 
+    /// Whether some text node child satisfies `predicate`, without listing the children: asked
+    /// of every element of a page, a list each time was the cost of the question.
+    public func containsTextChild(where predicate: (String) -> Bool) -> Bool {
+        var child = document.storage.nodes[node].firstChild
+        while child >= 0 {
+            if document.storage.nodes[Int(child)].kind == .text, predicate(document.storage.text(of: Int(child))) { return true }
+            child = document.storage.nodes[Int(child)].nextSibling
+        }
+        return false
+    }
+
     /// Element children in order.
     public var children: [Element] {
         var result: [Element] = []

@@ -31,7 +31,8 @@ public struct Auditor: Sendable {
         at date: Date = Date()
     ) -> AuditResult {
         let computed = (styles ?? StyleEnvironment.embeddedOnly()).styles(for: document)
-        computed.matchesAllRulesAtOnce = readsStyles
+        // Not when a sheet failed: every rule that reads styles then stops at its first element.
+        computed.matchesAllRulesAtOnce = readsStyles && computed.index.failures.isEmpty
         let page = PageContext(document: document, styles: computed, nameStepBudget: nameStepBudget)
         let inScope = scope.membership(in: document)
         let describer = NodeDescriber(document: document)

@@ -34,9 +34,7 @@ public struct ColorContrast: Sendable {
     }
 
     private static func hasOwnText(_ element: Element) -> Bool {
-        element.childNodes.contains { (node: Node) -> Bool in
-            node.kind == .text && !isOnlyPunctuationOrEmoji(node.text)
-        }
+        element.containsTextChild { !isOnlyPunctuationOrEmoji($0) }
     }
 
     static func applies(to element: Element, on page: PageContext) -> Bool {
