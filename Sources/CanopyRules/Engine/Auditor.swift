@@ -63,10 +63,14 @@ public struct Auditor: Sendable {
                 }
                 guard applies else { continue }
                 if let doubt {
-                    // The first element it applies to stands for them all; the others are not
-                    // even looked at, so a page whose styles are unknown costs the rule nothing.
-                    let message = doubt.message + " Every element this rule checks on the page is left for review; this one stands for them."
-                    nodes.append(NodeResult(element: element, outcome: .incomplete(message), evidence: ["messageKey": .text(doubt.key)], describer: describer))
+                    // Once the rule applies to something, the page is what needs review: reported
+                    // on its root element when that is audited (the first element the rule applies
+                    // to otherwise), and nothing else looked at, so a page whose styles are
+                    // unknown costs the rule, its selectors and its fingerprints nearly nothing.
+                    let root = document.documentElement.flatMap { ruleScope[$0.position] ? $0 : nil }
+                    let message = doubt.message + " Every element this rule checks on the page is left for review"
+                        + (root == nil ? "; this one stands for them." : ".")
+                    nodes.append(NodeResult(element: root ?? element, outcome: .incomplete(message), evidence: ["messageKey": .text(doubt.key)], describer: describer))
                     break
                 }
                 let checked = rule.check(element, on: page)
