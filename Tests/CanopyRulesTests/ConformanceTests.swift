@@ -119,7 +119,7 @@ struct ConformanceTests {
         "aria-hidden-body", "bypass", "document-title", "html-has-lang", "html-lang-valid", "html-xml-lang-mismatch",
         "landmark-banner-is-top-level", "landmark-contentinfo-is-top-level", "landmark-main-is-top-level",
         "landmark-no-duplicate-banner", "landmark-no-duplicate-contentinfo", "landmark-no-duplicate-main",
-        "landmark-one-main", "page-has-heading-one", "region", "skip-link", "css-orientation-lock",
+        "landmark-one-main", "page-has-heading-one", "region", "skip-link", "css-orientation-lock", "meta-refresh-no-exceptions",
     ]
 
     @Test(.enabled(if: SharedFixtures.isAvailable, "the shared conformance folder (../shared/conformance) is not present"))

@@ -2,7 +2,7 @@ import CanopyHTML
 
 /// `<meta http-equiv="refresh">` must not reload or redirect the page after a delay: people who
 /// read slowly or use assistive technology lose their place, or the content, before they are done.
-public struct MetaRefreshRule: Rule {
+public struct MetaRefreshRule: RefreshDelayRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -18,52 +18,30 @@ public struct MetaRefreshRule: Rule {
         rationale: "A timed refresh or redirect moves users on before they have read the page."
     )
 
-    public let selector = try! SelectorList(#"meta[http-equiv="refresh"][content]"#)
-
-    /// A `<meta>` is never rendered, yet its refresh still happens.
-    public var excludesHidden: Bool { false }
-
-    /// Delays above this (20 hours, in seconds) are long enough that nobody is interrupted (WCAG 2.2.1's exception).
-    static let longestInterruptingDelay = 72_000.0
-
-    public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
-        guard let delay = Self.delay(in: element.attribute("content") ?? "") else { return .pass }
-        if delay <= 0 || delay > Self.longestInterruptingDelay { return .pass }
-        return .violation("The page refreshes or redirects after \(Self.format(delay)) seconds.")
-    }
-
-    /// The delay at the start of `content` ("300; url=/next"): digits and dots up to the first
-    /// separator. Nil when the first token is not such a number, in which case browsers ignore it.
-    static func delay(in content: String) -> Double? {
-        let trimmed = content.drop(while: \.isWhitespace)
-        let token = trimmed.prefix { !($0 == ";" || $0 == "," || $0.isWhitespace) }
-        guard !token.isEmpty, token.allSatisfy({ $0 == "." || ("0"..."9").contains($0) }) else { return nil }
-        // Like parseFloat: digits, then at most one fractional part ("1.5.2" reads as 1.5).
-        let parts = token.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
-        let number = parts.count > 1 ? "\(parts[0]).\(parts[1])" : String(parts[0])
-        return Double(number.hasPrefix(".") ? "0" + number : number) ?? 0
-    }
-
-    static func format(_ delay: Double) -> String {
-        delay == delay.rounded() ? String(Int(delay)) : String(delay)
-    }
+    /// 20 hours, in seconds: a refresh that far off interrupts nobody (WCAG 2.2.1's exception).
+    public let longestInterruptingDelay: Int? = 72_000
 
     public let examples = RuleExamples(
         passing: [
             #"<!DOCTYPE html><html lang="en"><head><title>Moved</title><meta http-equiv="refresh" content="0; url=https://example.com/new"></head><body><p>Moved</p></body></html>"#,
             #"<!DOCTYPE html><html lang="en"><head><title>Daily</title><meta http-equiv="refresh" content="86400"></head><body></body></html>"#,
-            #"<!DOCTYPE html><html lang="en"><head><title>Odd</title><meta http-equiv="refresh" content="soon"></head><body></body></html>"#,
             #"<!DOCTYPE html><html lang="en"><head><title>Now</title><meta http-equiv="Refresh" content=" 0;URL='/next'"></head><body></body></html>"#,
+            // Browsers act on the first refresh only: the later one never happens.
+            #"<!DOCTYPE html><html lang="en"><head><title>First</title><meta http-equiv="refresh" content="0; /next"><meta http-equiv="refresh" content="5; /later"></head><body></body></html>"#,
+            // The fraction is read and dropped: 0.5 refreshes at once.
+            #"<!DOCTYPE html><html lang="en"><head><title>Half</title><meta http-equiv="refresh" content="0.5,/next"></head><body></body></html>"#,
         ],
         violating: [
             RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>News</title><meta http-equiv="refresh" content="300"></head><body></body></html>"#, at: "meta"),
             RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Moved</title><meta http-equiv="refresh" content="5; url=/new"></head><body></body></html>"#, at: "meta"),
             RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Edge</title><meta http-equiv="refresh" content="72000"></head><body></body></html>"#, at: "meta"),
-            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Half</title><meta http-equiv="refresh" content="0.5,/next"></head><body></body></html>"#, at: "meta"),
+            RuleExample(#"<!DOCTYPE html><html lang="en"><head><title>Two</title><meta http-equiv="refresh" content="0: /broken"><meta id="acted-on" http-equiv="refresh" content="5; /next"></head><body></body></html>"#, at: "#acted-on"),
         ],
         inapplicable: [
             #"<!DOCTYPE html><html lang="en"><head><title>No refresh</title><meta charset="utf-8"></head><body></body></html>"#,
             #"<!DOCTYPE html><html lang="en"><head><title>No content</title><meta http-equiv="refresh"></head><body></body></html>"#,
+            #"<!DOCTYPE html><html lang="en"><head><title>Signed</title><meta http-equiv="refresh" content="+5; /next"></head><body></body></html>"#,
+            #"<!DOCTYPE html><html lang="en"><head><title>Colon</title><meta http-equiv="refresh" content="0: /next"></head><body></body></html>"#,
         ]
     )
 }
