@@ -23,7 +23,9 @@ public struct AvoidInlineSpacingRule: Rule {
     public let selector = try! SelectorList("[style]")
 
     /// Ems are of the computed font size, which any sheet may set.
-    public var stylesRead: PropertySet { PropertySet([.fontSize, .letterSpacing, .wordSpacing, .lineHeight, .display, .whiteSpace]) }
+    public var stylesRead: PropertySet {
+        PropertySet([.fontSize, .letterSpacing, .wordSpacing, .lineHeight, .display, .whiteSpace, .width, .maxWidth])
+    }
 
     /// The minimum of each spacing property, in ems (line height: times the font size).
     private struct Spacing {
@@ -44,9 +46,15 @@ public struct AvoidInlineSpacingRule: Rule {
     /// Keywords that hand the value back to the cascade, where the reader's sheet can reach it.
     private static let deferringKeywords: Set<String> = ["inherit", "unset", "revert", "revert-layer"]
 
+    /// Elements on screen with text: spacing on an empty box, or one placed off the page, is
+    /// read by nobody (the ACT rules' applicability).
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        !page.accessibility.isNotRendered(element) && !page.accessibility.isVisibilityHidden(element)
-            && !ContrastFacts.of(page).isTransparent(element)
+        let model = page.accessibility
+        guard !model.isNotRendered(element), !model.isVisibilityHidden(element), !ContrastFacts.of(page).isTransparent(element) else {
+            return false
+        }
+        if case .offScreen = ScreenPlacement.of(element, on: page) { return false }
+        return !RunningText.sanitized(RunningText.rendered(element, page.styles)).isEmpty
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
@@ -56,24 +64,28 @@ public struct AvoidInlineSpacingRule: Rule {
         for spacing in Self.spacings {
             guard let declaration = inline.declarations.last(where: { $0.property == spacing.property && $0.important }) else { continue }
             if Self.deferringKeywords.contains(declaration.value.lowercased()) { continue }
+            // The texts the declaration reaches: a descendant that sets the property itself styles
+            // its own text, and a length is inherited as pixels, measured against each text's size.
+            let texts = Self.textsReached(by: spacing.property, from: element, styles)
+            guard !texts.isEmpty else { continue }
             if spacing.multiLineOnly {
                 switch Self.lineCount(of: element, styles) {
                 case .one: continue
                 case .unknown:
-                    guard let value = Self.ems(spacing, of: element, styles), value < spacing.minimum else { continue }
+                    guard let value = Self.smallest(spacing, from: element, over: texts, styles), value < spacing.minimum else { continue }
                     undecided.append("line-height is \(ColorContrast.number(value)) !important, under 1.5, and only layout can tell whether this text wraps onto a second line")
                     continue
                 case .several: break
                 }
             }
-            guard let value = Self.ems(spacing, of: element, styles) else {
+            guard let value = Self.smallest(spacing, from: element, over: texts, styles) else {
                 undecided.append("\(spacing.property.name) \"\(styles.value(spacing.property, of: element))\" could not be computed")
                 continue
             }
             if value < spacing.minimum {
                 let unit = spacing.property == .lineHeight ? "" : "em"
                 return .violation(
-                    "\(spacing.property.name) is set !important in the style attribute to \(ColorContrast.number(value))\(unit), under the \(ColorContrast.number(spacing.minimum))\(unit) readers must be able to set."
+                    "\(spacing.property.name) is set !important in the style attribute to \(ColorContrast.number(value))\(unit) of the text's size, under the \(ColorContrast.number(spacing.minimum))\(unit) readers must be able to set."
                 )
             }
         }
@@ -81,29 +93,59 @@ public struct AvoidInlineSpacingRule: Rule {
         return .pass
     }
 
-    /// The computed value in ems of the element's font size, rounded to hundredths.
-    private static func ems(_ spacing: Spacing, of element: Element, _ styles: ComputedStyles) -> Double? {
+    /// The element and its descendants that hold text of their own and take `property` from the
+    /// element: none of the elements from them up to it (itself excepted) sets it.
+    private static func textsReached(by property: CSSProperty, from element: Element, _ styles: ComputedStyles) -> [Element] {
+        var reached: [Element] = []
+        func visit(_ box: Element) {
+            if box.containsTextChild(where: { !RunningText.sanitized($0).isEmpty }) { reached.append(box) }
+            for child in box.children where !styles.declares(property, for: child) && styles.display(of: child) != "none" {
+                visit(child)
+            }
+        }
+        visit(element)
+        return reached
+    }
+
+    /// The smallest spacing, in ems of each reached text's own font size, rounded to hundredths:
+    /// a length is computed once on the element and inherited as pixels; a line-height number
+    /// and `normal` are inherited as such.
+    private static func smallest(_ spacing: Spacing, from element: Element, over texts: [Element], _ styles: ComputedStyles) -> Double? {
         guard let fontSize = styles.fontSize(of: element), fontSize > 0 else { return nil }
         let value = styles.value(spacing.property, of: element).lowercased()
-        let ems: Double
+        let relative: Double?
+        let pixels: Double?
         if value == "normal" {
-            ems = spacing.normal
+            (relative, pixels) = (spacing.normal, nil)
         } else if spacing.property == .lineHeight, let number = Double(value) {
-            ems = number
+            (relative, pixels) = (number, nil)
         } else {
             let context = LengthContext(fontSize: fontSize, rootFontSize: 16, viewport: styles.viewport)
             // Percentages of word spacing and line height are of the font size.
-            guard let pixels = CSSLength.pixels(value, in: context, percentBase: fontSize) else { return nil }
-            ems = pixels / fontSize
+            guard let computed = CSSLength.pixels(value, in: context, percentBase: fontSize) else { return nil }
+            (relative, pixels) = (nil, computed)
         }
-        return (ems * 100).rounded() / 100
+        var smallest: Double?
+        for text in texts {
+            let ems: Double
+            if let relative {
+                ems = relative
+            } else {
+                guard let size = styles.fontSize(of: text), size > 0, let pixels else { return nil }
+                ems = pixels / size
+            }
+            let rounded = (ems * 100).rounded() / 100
+            smallest = min(smallest ?? rounded, rounded)
+        }
+        return smallest
     }
 
     private enum LineCount { case one, several, unknown }
 
     /// Whether the element's text is certainly on one line, certainly on several, or either
     /// depending on layout: a forced break (`<br>`, a block inside) makes several; text with no
-    /// place to wrap stays on one; text wider than the viewport itself wraps.
+    /// place to wrap stays on one; text wider than the viewport, or half as wide again as a box
+    /// of fixed width around it, wraps.
     private static func lineCount(of element: Element, _ styles: ComputedStyles) -> LineCount {
         if element.descendants.contains(where: { ($0.isHTML && $0.localName == "br") || styles.startsBlock($0) }) { return .several }
         let text = RunningText.sanitized(RunningText.rendered(element, styles))
@@ -111,8 +153,17 @@ public struct AvoidInlineSpacingRule: Rule {
         let whiteSpace = styles.value(.whiteSpace, of: element).lowercased()
         if whiteSpace == "nowrap" || whiteSpace == "pre" { return .one }
         // Latin text averages half an em a character or more; a narrow 0.4em keeps this certain.
-        if let size = styles.fontSize(of: element), Double(text.count) * 0.4 * size > styles.viewport.width { return .several }
-        return .unknown
+        guard let size = styles.fontSize(of: element) else { return .unknown }
+        let textWidth = Double(text.count) * 0.4 * size
+        if textWidth > styles.viewport.width { return .several }
+        var narrowest = Double.infinity
+        for box in [element] + Array(element.ancestors) {
+            let context = LengthContext(fontSize: styles.fontSize(of: box) ?? 16, rootFontSize: 16, viewport: styles.viewport)
+            for property in [CSSProperty.width, .maxWidth] {
+                if let pixels = CSSLength.pixels(styles.value(property, of: box), in: context), pixels > 0 { narrowest = min(narrowest, pixels) }
+            }
+        }
+        return textWidth > 1.5 * narrowest ? .several : .unknown
     }
 
     public let examples = RuleExamples(
@@ -121,11 +172,20 @@ public struct AvoidInlineSpacingRule: Rule {
             #"<p style="letter-spacing: 0.12em !important; word-spacing: 0.2em !important">Wide enough</p>"#,
             #"<p style="line-height: 1.2 !important">Oneword</p>"#,
             #"<p style="word-spacing: inherit !important">Handed back to the cascade</p>"#,
+            // The paragraph sets its own spacing: the div's reaches no text.
+            #"<div style="letter-spacing: 0.1em !important"><p style="letter-spacing: 0.2em !important">Own spacing</p></div>"#,
+            // 2px inherited by 10px text is 0.2em of it.
+            #"<div style="font-size: 16px; word-spacing: 2px !important"><p style="font-size: 10px">Smaller text</p></div>"#,
         ],
         violating: [
             RuleExample(#"<p style="letter-spacing: 1px !important">Tight letters</p>"#, at: "p"),
             RuleExample(#"<p style="word-spacing: 0.1em !important">Tight words</p>"#, at: "p"),
             RuleExample(#"<p style="line-height: 1.2 !important">First line<br>Second line</p>"#, at: "p"),
+            // Some 430px of text in a box of 200px runs over several lines, whatever the font.
+            RuleExample(
+                #"<p style="line-height: 1.2 !important; max-width: 200px">The toy brought back fond memories of being lost in the rain forest.</p>"#,
+                at: "p"
+            ),
         ],
         incomplete: [
             RuleExample(#"<p style="line-height: 1.2 !important">A sentence that may or may not wrap</p>"#, at: "p")
@@ -133,6 +193,8 @@ public struct AvoidInlineSpacingRule: Rule {
         inapplicable: [
             #"<p>No style attribute</p>"#,
             #"<p style="letter-spacing: 0 !important; display: none">Not rendered</p>"#,
+            #"<div style="letter-spacing: 0.1em !important"></div>"#,
+            #"<p style="position: absolute; top: -999em; letter-spacing: 0.1em !important">Off the page</p>"#,
         ]
     )
 }

@@ -1,5 +1,6 @@
 import CanopyAccessibility
 import CanopyHTML
+import CanopyStyle
 import Foundation
 
 /// Embedded objects (plug-ins, documents, media) are opaque to assistive technology unless the
@@ -47,9 +48,25 @@ public struct ObjectAltRule: Rule {
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let checks = NamingChecks(page)
         if checks.hasARIALabelOrTitle(element) || checks.isPresentational(element) { return .pass }
+        // With content to fall back on, what shows depends on whether `data` loads: if it does
+        // not, the browser shows the fallback, which may be the alternative itself. Data in the
+        // attribute itself (`data:`) always loads.
+        let inlineData = (element.attribute("data") ?? "").trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("data:")
+        if !inlineData, Self.hasFallback(element, page.styles) {
+            return .incomplete(
+                "The object has no name of its own; if its data does not load, its fallback content is shown instead, and only that can tell whether people get an alternative."
+            )
+        }
         return .violation(
             "The object has no aria-label, aria-labelledby that gives text, or title, and is not presentational; its fallback content is not read when it loads."
         )
+    }
+
+    /// Fallback content that shows something: text, or an image or other embedded content.
+    private static func hasFallback(_ object: Element, _ styles: ComputedStyles) -> Bool {
+        if !RunningText.sanitized(RunningText.rendered(object, styles)).isEmpty { return true }
+        let embedded: Set<String> = ["img", "svg", "picture", "video", "audio", "canvas", "object", "embed", "iframe", "input"]
+        return object.descendants.contains { embedded.contains($0.localName) }
     }
 
     public let examples = RuleExamples(
@@ -60,8 +77,11 @@ public struct ObjectAltRule: Rule {
         ],
         violating: [
             RuleExample(#"<object data="chart.svg" type="image/svg+xml"></object>"#, at: "object"),
-            RuleExample(#"<object data="chart.svg">Sales rose in May</object>"#, at: "object"),
             RuleExample(#"<object data="flourish.svg" role="presentation" tabindex="0"></object>"#, at: "object"),
+        ],
+        incomplete: [
+            RuleExample(#"<object data="chart.svg">Sales rose in May</object>"#, at: "object"),
+            RuleExample(#"<object data="/logo.png"><img src="/logo.png" alt="Acme"></object>"#, at: "object"),
         ],
         inapplicable: [
             #"<object></object>"#,

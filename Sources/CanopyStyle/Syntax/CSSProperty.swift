@@ -12,7 +12,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
     case borderTopWidth, borderTopStyle, borderTopColor
     case borderBottomWidth, borderBottomStyle, borderBottomColor
     case outlineStyle, content, zIndex, textStrokeWidth
-    case fontFamily, rotate
+    case fontFamily, rotate, maxWidth
 
     public init?(name: String) {
         guard let property = Self.byName[name] else { return nil }
@@ -41,7 +41,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         case .color: return "canvastext"
         case .backgroundColor: return "transparent"
         case .backgroundImage, .transform, .filter, .backdropFilter, .clipPath, .textShadow, .textDecorationLine,
-             .borderTopStyle, .borderBottomStyle, .outlineStyle, .content, .float, .rotate:
+             .borderTopStyle, .borderBottomStyle, .outlineStyle, .content, .float, .rotate, .maxWidth:
             return "none"
         case .fontSize: return "medium"
         case .fontWeight, .fontStyle, .lineHeight, .letterSpacing, .wordSpacing, .mixBlendMode, .whiteSpace: return "normal"
@@ -70,7 +70,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         "border-top-width", "border-top-style", "border-top-color",
         "border-bottom-width", "border-bottom-style", "border-bottom-color",
         "outline-style", "content", "z-index", "-webkit-text-stroke-width",
-        "font-family", "rotate",
+        "font-family", "rotate", "max-width",
     ]
 
     private static let byName: [String: CSSProperty] = {

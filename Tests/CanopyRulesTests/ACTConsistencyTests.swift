@@ -1,0 +1,157 @@
+import CanopyHTML
+import CanopyRules
+import CanopyStyle
+import CanopyTestSupport
+import Foundation
+import Testing
+
+/// Every W3C ACT test case in ../shared/act run through the Canopy rules that map to its ACT rule
+/// (by axe-core's `actIds`), each ACT rule rated as W3C rates implementations (shared/act's
+/// README): inconsistent on any false positive or when no failed example is caught, consistent
+/// when every failed example is, partial otherwise. The table is committed as
+/// docs/act-consistency.md; any change to it, better or worse, fails here until the file is
+/// regenerated in the same change:
+///
+///     CANOPY_UPDATE_ACT_TABLE=1 swift test --filter ACTConsistencyTests
+struct ACTConsistencyTests {
+    static let act = SharedFixtures.conformance.deletingLastPathComponent().appendingPathComponent("act")
+    static let table = SharedFixtures.repositoryRoot.appendingPathComponent("docs/act-consistency.md")
+
+    enum Outcome: String { case failed, passed, cantTell, inapplicable }
+
+    struct RuleRow {
+        let id: String
+        let name: String
+        let status: String
+        let canopyRules: [String]
+        var examples = 0
+        var failedExamples = 0
+        var caught = 0
+        var cantTellOnFailed = 0
+        var falsePositives: [String] = []
+
+        var rating: String {
+            if canopyRules.isEmpty { return "untested" }
+            if !falsePositives.isEmpty || (failedExamples > 0 && caught == 0) { return "inconsistent" }
+            return caught == failedExamples ? "consistent" : "partial"
+        }
+    }
+
+    /// Stylesheets of the examples, from the files beside them; `/test-assets/...` is the
+    /// examples' own site root.
+    struct ExampleSheets: StyleSheetLoading {
+        let root: URL
+
+        func resolve(_ href: String, relativeTo base: String?) -> String {
+            if href.hasPrefix("/") { return root.appendingPathComponent(String(href.dropFirst())).absoluteString }
+            guard let base = base.flatMap(URL.init(string:)), let url = URL(string: href, relativeTo: base) else { return href }
+            return url.absoluteURL.absoluteString
+        }
+
+        func load(_ href: String, relativeTo base: String?) -> StyleSheetLoad {
+            let url = resolve(href, relativeTo: base)
+            guard let path = URL(string: url)?.path, url.hasPrefix("file:"), let data = FileManager.default.contents(atPath: path) else {
+                return .failed(url: url, reason: "not among the test assets")
+            }
+            return .loaded(url: url, sheet: ParsedStyleSheet(parsing: String(decoding: data, as: UTF8.self)))
+        }
+    }
+
+    static func computeTable() throws -> String {
+        let decoder = { (name: String) throws -> [String: Any] in
+            let data = try Data(contentsOf: act.appendingPathComponent(name))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let axeRules = try #require(try decoder("axe-rules.json")["rules"] as? [String: [String: Any]])
+        let w3c = try #require(try decoder("w3c-rules.json")["rules"] as? [String: [String: Any]])
+        let manifest = try #require(try decoder("act-rules/manifest.json")["rules"] as? [[String: Any]])
+        let ours = Set(RuleCatalog.all.map(\.metadata.id))
+        let root = act.appendingPathComponent("act-rules")
+        let environment = StyleEnvironment(viewport: .desktop, loader: ExampleSheets(root: root))
+
+        var rows: [RuleRow] = []
+        for entry in manifest {
+            guard let id = entry["ruleId"] as? String, let facts = w3c[id], facts["deprecated"] as? Bool != true else { continue }
+            let mapped = axeRules.filter { ours.contains($0.key) && (($0.value["actIds"] as? [String]) ?? []).contains(id) }.keys.sorted()
+            var row = RuleRow(
+                id: id, name: (facts["name"] as? String) ?? id, status: facts["proposed"] as? Bool == true ? "proposed" : "approved",
+                canopyRules: mapped
+            )
+            let auditor = Auditor(rules: mapped.compactMap(RuleCatalog.rule(withID:)))
+            for example in (entry["examples"] as? [[String: Any]]) ?? [] {
+                guard let expected = example["expected"] as? String, let file = example["file"] as? String else { continue }
+                row.examples += 1
+                if expected == "failed" { row.failedExamples += 1 }
+                guard !mapped.isEmpty else { continue }
+                let url = root.appendingPathComponent(file)
+                let document = HTMLParser().parse(bytes: [UInt8]((try? Data(contentsOf: url)) ?? Data()), url: url.absoluteString)
+                let nodes = auditor.audit(document, styles: environment).rules.flatMap(\.nodes)
+                let outcome: Outcome
+                if nodes.contains(where: { if case .violation = $0.outcome { true } else { false } }) {
+                    outcome = .failed
+                } else if nodes.contains(where: { if case .incomplete = $0.outcome { true } else { false } }) {
+                    outcome = .cantTell
+                } else {
+                    outcome = nodes.isEmpty ? .inapplicable : .passed
+                }
+                switch (expected, outcome) {
+                case ("failed", .failed): row.caught += 1
+                case ("failed", .cantTell): row.cantTellOnFailed += 1
+                case (_, .failed) where expected != "failed": row.falsePositives.append(URL(fileURLWithPath: file).lastPathComponent)
+                default: break
+                }
+            }
+            rows.append(row)
+        }
+        return render(rows.sorted { ($0.status, $0.id) < ($1.status, $1.id) })
+    }
+
+    static func render(_ rows: [RuleRow]) -> String {
+        var text = """
+            # Canopy on the W3C ACT rules
+
+            Every test case of the W3C ACT rules in `shared/act` (not deprecated ones), run through the
+            Canopy rules that map to each ACT rule (axe-core's `actIds`), and rated as W3C rates an
+            implementation: **inconsistent** on any false positive (a passed or inapplicable example
+            reported failed) or when no failed example is reported failed; **consistent** when every
+            failed example is reported failed; **partial** otherwise (some failed examples only
+            "can't tell"); **untested** when no Canopy rule maps to it. W3C also compares the success
+            criteria a tool reports, which this table does not.
+
+            Generated by `ACTConsistencyTests`, which fails when this file is not what the rules give
+            today: `CANOPY_UPDATE_ACT_TABLE=1 swift test --filter ACTConsistencyTests` rewrites it.
+
+
+            """
+        for status in ["approved", "proposed"] {
+            let group = rows.filter { $0.status == status }
+            let counts = ["consistent", "partial", "inconsistent", "untested"].map { rating in
+                "\(group.filter { $0.rating == rating }.count) \(rating)"
+            }
+            text += "## \(status.capitalized) rules: \(counts.joined(separator: ", "))\n\n"
+            text += "| ACT rule | name | Canopy rules | examples | failed caught | failed, can't tell | false positives | rating |\n"
+            text += "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+            for row in group {
+                let rules = row.canopyRules.isEmpty ? "—" : row.canopyRules.map { "`\($0)`" }.joined(separator: ", ")
+                let wrong = row.falsePositives.isEmpty ? "0" : "\(row.falsePositives.count): " + row.falsePositives.joined(separator: ", ")
+                text += "| \(row.id) | \(row.name) | \(rules) | \(row.examples) | \(row.caught) of \(row.failedExamples) | \(row.cantTellOnFailed) | \(wrong) | \(row.rating) |\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    @Test(.enabled(if: SharedFixtures.isAvailable))
+    func committedTableIsWhatTheRulesGive() throws {
+        let computed = try Self.computeTable()
+        if ProcessInfo.processInfo.environment["CANOPY_UPDATE_ACT_TABLE"] == "1" {
+            try computed.write(to: Self.table, atomically: true, encoding: .utf8)
+            return
+        }
+        let committed = try String(contentsOf: Self.table, encoding: .utf8)
+        #expect(
+            committed == computed,
+            "docs/act-consistency.md is not what the rules give today: run CANOPY_UPDATE_ACT_TABLE=1 swift test --filter ACTConsistencyTests and commit the change"
+        )
+    }
+}
