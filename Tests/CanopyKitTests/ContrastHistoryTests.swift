@@ -17,10 +17,10 @@ struct ContrastHistoryTests {
             switch request.path {
             case "/":
                 return .html(
-                    #"<!doctype html><html lang=en><head><title>Home</title><link rel="stylesheet" href="/site.css"></head><body><main><h1>Home</h1><p class="note">Delivery takes three days.</p></main></body></html>"#
+                    #"<!doctype html><html lang=en><head><title>Home</title><link rel="stylesheet" href="/site.css"></head><body><main><h1>Home</h1><p class="note">Delivery takes three days.</p><p>Read our <a href="/terms" class="plain">terms of sale</a> first.</p></main></body></html>"#
                 )
             case "/site.css":
-                return TestHTTPResponse(headers: [("Content-Type", "text/css")], body: Array(".note { color: \(grey.withLock { $0 }) }".utf8))
+                return TestHTTPResponse(headers: [("Content-Type", "text/css")], body: Array(".note { color: \(grey.withLock { $0 }) } .plain { color: #333; text-decoration: none }".utf8))
             default:
                 return .notFound
             }
@@ -62,5 +62,8 @@ struct ContrastHistoryTests {
         #expect(html.contains("<strong>2.84:1, needs 4.5:1</strong>"))
         #expect(html.contains(##"fill="#999999""##))
         #expect(html.contains("text <code>#999999</code>"))
+        // A link told apart by colour alone: its colour against the text around it, named so.
+        #expect(html.contains("link <code>#333333</code>"))
+        #expect(html.contains("surrounding text <code>#000000</code>"))
     }
 }

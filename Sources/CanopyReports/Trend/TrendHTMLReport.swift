@@ -117,9 +117,14 @@ private struct HTMLPage {
         var parts = ["\(Self.ratioText(ratio)):1"]
         if case .text(let needed)? = evidence["expectedContrastRatio"] { parts[0] += ", needs \(esc(needed))" }
         var line = "<p class=\"measure\"><strong>\(parts[0])</strong>"
-        for (key, label) in [("fgColor", "text"), ("bgColor", "background")] {
+        // Contrast of text and background, or (link-in-text-block) of a link and the text around it.
+        let colours = [
+            ("fgColor", "text"), ("bgColor", "background"), ("nodeColor", "link"), ("parentColor", "surrounding text"),
+            ("nodeBackgroundColor", "link background"), ("parentBackgroundColor", "text background"),
+        ]
+        for (key, label) in colours {
             guard case .text(let color)? = evidence[key], Self.isHexColor(color) else { continue }
-            line += " <span class=\"swatch\"><svg width=\"14\" height=\"14\" aria-hidden=\"true\" focusable=\"false\">"
+            line += " <span class=\"measured-colour\"><svg width=\"14\" height=\"14\" aria-hidden=\"true\" focusable=\"false\">"
                 + "<rect x=\"0.5\" y=\"0.5\" width=\"13\" height=\"13\" fill=\"\(color)\" stroke=\"#374151\"/></svg> \(label) <code>\(color)</code></span>"
         }
         if case .text(let size)? = evidence["fontSize"] {
@@ -532,7 +537,7 @@ private struct HTMLPage {
         code,.url{overflow-wrap:anywhere}
         pre.snippet{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0;background:#f3f4f6;padding:.25rem .4rem}
         .message{margin:.25rem 0}
-        .measure{margin:.25rem 0}.swatch{white-space:nowrap;margin-left:.5rem}.swatch svg{vertical-align:-2px}
+        .measure{margin:.25rem 0}.measured-colour{white-space:nowrap;margin-right:.75rem}.measured-colour svg{vertical-align:-2px}
         .issues td,.issues th{max-width:28rem}
         .badge{background:#991b1b;color:#fff;border-radius:.3rem;padding:0 .35rem;font-size:.8rem;font-weight:600}
         .impact{font-weight:600}

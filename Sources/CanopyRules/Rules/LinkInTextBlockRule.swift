@@ -93,7 +93,7 @@ public struct LinkInTextBlockRule: Rule {
                 .violation("Only the link's background sets it apart, at \(ColorContrast.number(backgroundContrast)):1 against the text's (\(linkBack.hex) on \(blockBack.hex)); 3:1 is needed."),
                 evidence: [
                     "messageKey": .text("bgContrast"), "contrastRatio": .number(backgroundContrast),
-                    "expectedContrastRatio": .text("3:1"), "fgColor": .text(linkBack.hex), "bgColor": .text(blockBack.hex),
+                    "expectedContrastRatio": .text("3:1"), "nodeBackgroundColor": .text(linkBack.hex), "parentBackgroundColor": .text(blockBack.hex),
                 ]
             )
         }
@@ -101,7 +101,7 @@ public struct LinkInTextBlockRule: Rule {
             .violation("The link's colour \(linkShown.hex) has \(ColorContrast.number(textContrast)):1 of contrast with the text's \(textShown.hex); 3:1 is needed."),
             evidence: [
                 "messageKey": .text("fgContrast"), "contrastRatio": .number(textContrast),
-                "expectedContrastRatio": .text("3:1"), "fgColor": .text(linkShown.hex), "bgColor": .text(textShown.hex),
+                "expectedContrastRatio": .text("3:1"), "nodeColor": .text(linkShown.hex), "parentColor": .text(textShown.hex),
             ]
         )
     }
