@@ -3,12 +3,14 @@ internal import CLibXML2
 /// Runs libxml2's HTML parser over UTF-8 bytes with callbacks that feed a `SAXTreeBuilder`, and
 /// finishes the tree: tables repaired, `<html>`/`<head>`/`<body>` present, nodes in document order.
 enum LibXML2Events {
-    static func buildTree(from utf8: [UInt8]) -> NodeStorage {
+    /// `foreignRoot`: the name of an SVG or XML document's own root element, which then stays
+    /// the root instead of being wrapped in the `<html>` and `<body>` an HTML parser implies.
+    static func buildTree(from utf8: [UInt8], foreignRoot: String? = nil) -> NodeStorage {
         // Pages average one node per 40-60 bytes; growing past the estimate is cheap, since no
         // libxml2 tree is alive beside these arrays.
         let builder = SAXTreeBuilder(estimatedNodes: utf8.count / 48 + 16)
         if !utf8.isEmpty { run(builder, over: utf8) }
-        return finish(builder)
+        return finish(builder, foreignRoot: foreignRoot)
     }
 
     private static func run(_ builder: SAXTreeBuilder, over utf8: [UInt8]) {
@@ -70,10 +72,11 @@ enum LibXML2Events {
 
     // MARK: Finishing the tree
 
-    private static func finish(_ builder: SAXTreeBuilder) -> NodeStorage {
+    private static func finish(_ builder: SAXTreeBuilder, foreignRoot: String?) -> NodeStorage {
         var storage = builder.storage
         var renumber = builder.needsRenumbering
         ensureSkeleton(&storage, builder: builder, renumber: &renumber)
+        if let foreignRoot { renumber = reroot(&storage, at: foreignRoot) || renumber }
         if !builder.tables.isEmpty {
             var repair = TableRepair(storage)
             for table in builder.tables { repair.repair(table) }
@@ -81,6 +84,21 @@ enum LibXML2Events {
             renumber = renumber || repair.changed
         }
         return renumber ? storage.inDocumentOrder() : storage
+    }
+
+    /// Makes the first element named `name` the document's root, dropping the implied `<html>`
+    /// around it (and everything else in it); false when there is no such element.
+    private static func reroot(_ storage: inout NodeStorage, at name: String) -> Bool {
+        let html = storage.childNodes(of: 0).first { storage.nodes[Int($0)].kind == .element }
+        guard let html,
+              let root = (0..<storage.count).first(where: { storage.nodes[$0].kind == .element && storage.names[$0].lowercased() == name })
+        else { return false }
+        let element = Int32(root)
+        guard element != html else { return false }
+        storage.unlink(element)
+        storage.insert(element, before: html)
+        storage.unlink(html)
+        return true
     }
 
     /// Browsers always have `<html>` with `<head>` and `<body>`, and rules rely on them; libxml2
