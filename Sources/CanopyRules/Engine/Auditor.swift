@@ -48,7 +48,7 @@ public struct Auditor: Sendable {
             let excludesHidden = rule.excludesHidden
             let reviewOnFail = rule.metadata.reviewOnFail
             // Styles this rule reads that the page's cascade cannot vouch for: one review for the
-            // page (on the first element the rule applies to), not one per element.
+            // page (see below), not one per element.
             let stylesRead = rule.stylesRead
             let doubt = stylesRead.isEmpty ? nil : StyleCertainty.doubt(about: stylesRead, on: page)
             // Through the page's memo: several rules share a selector (`*`, `[role]`, `html:root`).

@@ -49,12 +49,9 @@ public struct AvoidInlineSpacingRule: Rule {
     /// Elements on screen with text: spacing on an empty box, or one placed off the page, is
     /// read by nobody (the ACT rules' applicability).
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        let model = page.accessibility
-        guard !model.isNotRendered(element), !model.isVisibilityHidden(element), !ContrastFacts.of(page).isTransparent(element) else {
-            return false
-        }
+        guard ContrastFacts.of(page).isSeen(element) else { return false }
         if case .offScreen = ScreenPlacement.of(element, on: page) { return false }
-        return !RunningText.sanitized(RunningText.rendered(element, page.styles)).isEmpty
+        return !page.accessibility.visibleText(of: element).isEmpty
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
@@ -69,7 +66,7 @@ public struct AvoidInlineSpacingRule: Rule {
             let texts = Self.textsReached(by: spacing.property, from: element, styles)
             guard !texts.isEmpty else { continue }
             if spacing.multiLineOnly {
-                switch Self.lineCount(of: element, styles) {
+                switch Self.lineCount(of: element, on: page) {
                 case .one: continue
                 case .unknown:
                     guard let value = Self.smallest(spacing, from: element, over: texts, styles), value < spacing.minimum else { continue }
@@ -146,9 +143,10 @@ public struct AvoidInlineSpacingRule: Rule {
     /// depending on layout: a forced break (`<br>`, a block inside) makes several; text with no
     /// place to wrap stays on one; text wider than the viewport, or half as wide again as a box
     /// of fixed width around it, wraps.
-    private static func lineCount(of element: Element, _ styles: ComputedStyles) -> LineCount {
+    private static func lineCount(of element: Element, on page: PageContext) -> LineCount {
+        let styles = page.styles
         if element.descendants.contains(where: { ($0.isHTML && $0.localName == "br") || styles.startsBlock($0) }) { return .several }
-        let text = RunningText.sanitized(RunningText.rendered(element, styles))
+        let text = page.accessibility.visibleText(of: element)
         if !text.contains(" "), !text.contains("-") { return .one }
         let whiteSpace = styles.value(.whiteSpace, of: element).lowercased()
         if whiteSpace == "nowrap" || whiteSpace == "pre" { return .one }

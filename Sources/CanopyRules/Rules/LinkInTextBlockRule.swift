@@ -31,11 +31,7 @@ public struct LinkInTextBlockRule: Rule {
            !role.contains(where: { $0.isWhitespace }), ARIARoles.role(named: role) != nil, role != "link" {
             return false
         }
-        let model = page.accessibility
-        if model.isNotRendered(element) || model.isVisibilityHidden(element) || ContrastFacts.of(page).isTransparent(element) {
-            return false
-        }
-        guard !RunningText.sanitized(RunningText.rendered(element, page.styles)).isEmpty else { return false }
+        guard ContrastFacts.of(page).isSeen(element), !page.accessibility.visibleText(of: element).isEmpty else { return false }
         return RunningText.isInTextBlock(element, on: page)
     }
 

@@ -1,6 +1,5 @@
 import CanopyAccessibility
 import CanopyHTML
-import CanopyStyle
 import Foundation
 
 /// Embedded objects (plug-ins, documents, media) are opaque to assistive technology unless the
@@ -52,7 +51,7 @@ public struct ObjectAltRule: Rule {
         // not, the browser shows the fallback, which may be the alternative itself. Data in the
         // attribute itself (`data:`) always loads.
         let inlineData = (element.attribute("data") ?? "").trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("data:")
-        if !inlineData, Self.hasFallback(element, page.styles) {
+        if !inlineData, Self.hasFallback(element, on: page) {
             return .incomplete(
                 "The object has no name of its own; if its data does not load, its fallback content is shown instead, and only that can tell whether people get an alternative."
             )
@@ -63,8 +62,8 @@ public struct ObjectAltRule: Rule {
     }
 
     /// Fallback content that shows something: text, or an image or other embedded content.
-    private static func hasFallback(_ object: Element, _ styles: ComputedStyles) -> Bool {
-        if !RunningText.sanitized(RunningText.rendered(object, styles)).isEmpty { return true }
+    private static func hasFallback(_ object: Element, on page: PageContext) -> Bool {
+        if !page.accessibility.visibleText(of: object).isEmpty { return true }
         let embedded: Set<String> = ["img", "svg", "picture", "video", "audio", "canvas", "object", "embed", "iframe", "input"]
         return object.descendants.contains { embedded.contains($0.localName) }
     }

@@ -53,7 +53,7 @@ public struct ColorContrast: Sendable {
 
     /// Text of a label whose control is disabled is greyed out on purpose (WCAG exempts it).
     private static func labelsDisabledControl(_ element: Element, on page: PageContext) -> Bool {
-        guard let label = element.localName == "label" ? element : element.ancestors.first(where: { $0.localName == "label" }) else {
+        guard let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element) else {
             return false
         }
         if let id = label.attribute("for"), let control = page.document.element(withID: id), page.accessibility.isDisabled(control) {

@@ -124,6 +124,12 @@ final class ContrastFacts {
         return result
     }
 
+    /// Drawn where it can be seen, as axe's isVisibleOnScreen reads markup and styles: rendered,
+    /// not `visibility: hidden`, not transparent or clipped to nothing.
+    func isSeen(_ element: Element) -> Bool {
+        !model.isNotRendered(element) && !model.isVisibilityHidden(element) && !isTransparent(element)
+    }
+
     /// `opacity: 0` on the element or an ancestor, or clipped to nothing by `clip: rect()`.
     func isTransparent(_ element: Element) -> Bool {
         if opacity(of: element) == 0 { return true }

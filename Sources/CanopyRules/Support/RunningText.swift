@@ -2,34 +2,11 @@ import CanopyAccessibility
 import CanopyHTML
 import CanopyStyle
 
-/// Text as it runs on screen: what a reader sees of an element (a browser's `innerText`, without
-/// layout), and whether an element sits inside a line of ordinary text, as axe-core's
-/// `isInTextBlock` decides it for link-in-text-block.
+/// Text as it runs on screen: whitespace folded as a reader sees it, and whether an element sits
+/// inside a line of ordinary text, as axe-core's `isInTextBlock` decides it for
+/// link-in-text-block. (The text a reader sees of an element is the accessibility model's
+/// `visibleText(of:)`.)
 enum RunningText {
-    /// The element's text as rendered: descendants that are not rendered (`display: none`,
-    /// `<style>`, `<script>`...) left out, and no image alternatives.
-    static func rendered(_ element: Element, _ styles: ComputedStyles) -> String {
-        var text = ""
-        func collect(_ element: Element) {
-            for node in element.childNodes {
-                if node.kind == .text {
-                    text += node.text
-                } else if let child = node.element, !isSkipped(child, styles) {
-                    collect(child)
-                }
-            }
-        }
-        collect(element)
-        return text
-    }
-
-    private static let unrenderedNames: Set<String> = ["style", "script", "template", "noscript", "head", "title", "datalist"]
-
-    private static func isSkipped(_ element: Element, _ styles: ComputedStyles) -> Bool {
-        (element.isHTML && unrenderedNames.contains(element.localName)) || element.hasAttribute("hidden")
-            || styles.display(of: element) == "none"
-    }
-
     /// Whitespace runs folded to one space (no-break spaces included), trimmed. ASCII text, most
     /// of the web's, is folded byte by byte: Unicode properties per character cost more than the
     /// rule that asks.

@@ -10,7 +10,7 @@ enum DefaultDisplay {
         let name = element.localName
         if blockNames.contains(name) { return "block" }
         switch name {
-        case "li", "summary": return name == "li" ? "list-item" : "block"
+        case "li": return "list-item"
         case "table": return "table"
         case "caption": return "table-caption"
         case "thead": return "table-header-group"
@@ -32,7 +32,7 @@ enum DefaultDisplay {
         "html", "body", "address", "article", "aside", "blockquote", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt",
         "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr",
         "legend", "listing", "main", "menu", "nav", "ol", "optgroup", "option", "p", "plaintext", "pre", "search", "section",
-        "ul", "xmp",
+        "summary", "ul", "xmp",
     ]
 }
 
