@@ -209,7 +209,7 @@ public final class AccessibilityModel {
     public func isFocusable(_ element: Element) -> Bool {
         if inert[element.position] { return false }
         if element.localName != "area" && (isNotRendered(element) || isVisibilityHidden(element)) { return false }
-        if Focusability.isDisabled(element) { return false }
+        if isDisabledControl(element) { return false }
         if tabIndex(of: element) != nil { return true }
         return Focusability.isNativelyFocusable(element)
     }
@@ -217,8 +217,12 @@ public final class AccessibilityModel {
     /// Disabled for users: a disabled form control (or inside a disabled fieldset), or
     /// `aria-disabled="true"` on the element or an ancestor, as axe-core's isDisabled reads it.
     public func isDisabled(_ element: Element) -> Bool {
-        if element.isHTML, Focusability.disableable.contains(element.localName), element.hasAttribute("disabled") { return true }
-        if disabling(of: element) & Self.ariaDisabled != 0 { return true }
+        isDisabledControl(element) || disabling(of: element) & Self.ariaDisabled != 0
+    }
+
+    /// Disabled by markup (`Focusability.isDisabled`), from the per-element table.
+    func isDisabledControl(_ element: Element) -> Bool {
+        if Focusability.hasDisabledAttribute(element) { return true }
         return element.parent.map { disabling(of: $0) & Self.fieldsetDisabled != 0 } ?? false
     }
 
@@ -244,10 +248,10 @@ public final class AccessibilityModel {
         for node in chain.reversed() {
             var own: UInt8 = 0
             if above & Self.ariaDisabled != 0 || node.attribute("aria-disabled")?.lowercased() == "true" { own |= Self.ariaDisabled }
-            switch node.localName {
-            case "legend": break
-            case "fieldset" where node.hasAttribute("disabled"): own |= Self.fieldsetDisabled
-            default: own |= above & Self.fieldsetDisabled
+            if let disables = Focusability.fieldsetDisabling(by: node) {
+                if disables { own |= Self.fieldsetDisabled }
+            } else {
+                own |= above & Self.fieldsetDisabled
             }
             disabling[node.position] = own
             above = own

@@ -7,14 +7,26 @@ enum Focusability {
         "button", "command", "fieldset", "keygen", "optgroup", "option", "select", "textarea", "input",
     ]
 
+    /// Disabled by markup: its own `disabled` attribute, or a disabled fieldset around it.
     static func isDisabled(_ element: Element) -> Bool {
-        if element.isHTML, disableable.contains(element.localName), element.hasAttribute("disabled") { return true }
-        // A disabled fieldset disables what it contains, except inside a legend (axe stops at any legend).
+        if hasDisabledAttribute(element) { return true }
         for ancestor in element.ancestors {
-            if ancestor.localName == "legend" { return false }
-            if ancestor.localName == "fieldset" && ancestor.hasAttribute("disabled") { return true }
+            if let disables = fieldsetDisabling(by: ancestor) { return disables }
         }
         return false
+    }
+
+    static func hasDisabledAttribute(_ element: Element) -> Bool {
+        element.isHTML && disableable.contains(element.localName) && element.hasAttribute("disabled")
+    }
+
+    /// What a box decides for what it contains: a disabled fieldset disables it (true), a legend
+    /// shields it (false: axe stops at any legend), anything else leaves it to the box's own
+    /// ancestors (nil). `AccessibilityModel` keeps the answer per element from the same rule.
+    static func fieldsetDisabling(by box: Element) -> Bool? {
+        if box.localName == "legend" { return false }
+        if box.localName == "fieldset" && box.hasAttribute("disabled") { return true }
+        return nil
     }
 
     /// Focusable without `tabindex`: links and areas with `href`, form controls (not hidden
