@@ -76,11 +76,11 @@ public struct LinkInTextBlockRule: Rule {
         guard let linkColor = page.styles.color(of: link), let textColor = page.styles.color(of: block) else {
             return CheckResult(.incomplete("The text colour of the link or of its paragraph could not be read."))
         }
-        let linkShown = Self.painted(linkColor, over: linkBack, opacity: facts.opacity(of: link))
-        let textShown = Self.painted(textColor, over: blockBack, opacity: facts.opacity(of: block))
-        let textContrast = Self.truncated(RGBA.contrastRatio(linkShown, textShown))
+        let linkShown = facts.painted(linkColor, of: link, over: linkBack)
+        let textShown = facts.painted(textColor, of: block, over: blockBack)
+        let textContrast = ColorContrast.truncated(RGBA.contrastRatio(linkShown, textShown))
         if textContrast >= 3 { return CheckResult(.pass) }
-        let backgroundContrast = Self.truncated(RGBA.contrastRatio(linkBack, blockBack))
+        let backgroundContrast = ColorContrast.truncated(RGBA.contrastRatio(linkBack, blockBack))
         if backgroundContrast >= 3 { return CheckResult(.pass) }
         // Same colours and same background: colour plays no part, the styling decides alone.
         if textContrast == 1, backgroundContrast == 1 { return CheckResult(.pass) }
@@ -101,14 +101,6 @@ public struct LinkInTextBlockRule: Rule {
             ]
         )
     }
-
-    private static func painted(_ color: RGBA, over background: RGBA, opacity: Double) -> RGBA {
-        var color = color
-        color.alpha *= opacity
-        return color.blended(over: background)
-    }
-
-    private static func truncated(_ ratio: Double) -> Double { (ratio * 100).rounded(.down) / 100 }
 
     // MARK: Styling
 

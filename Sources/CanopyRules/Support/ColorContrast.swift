@@ -181,10 +181,7 @@ public struct ColorContrast: Sendable {
            !haze.isEmpty {
             background = TextShadows.flattened(haze).blended(over: background)
         }
-        // The text is painted with the opacity of every element around it.
-        var textColor = foreground
-        textColor.alpha *= facts.opacity(of: element)
-        let shown = textColor.blended(over: background)
+        let shown = facts.painted(foreground, of: element, over: background)
         var ratio = RGBA.contrastRatio(shown, background)
         if !shadows.isEmpty {
             // A halo or outline helps when it stands out from the background or the text from it.
@@ -192,7 +189,7 @@ public struct ColorContrast: Sendable {
             ratio = max(ratio, RGBA.contrastRatio(halo, background), RGBA.contrastRatio(shown, halo))
             measured["shadowColor"] = .text(halo.hex)
         }
-        let truncated = (ratio * 100).rounded(.down) / 100
+        let truncated = Self.truncated(ratio)
         measured["fgColor"] = .text(shown.hex)
         measured["bgColor"] = .text(background.hex)
         measured["contrastRatio"] = .number(truncated)
@@ -208,6 +205,9 @@ public struct ColorContrast: Sendable {
             + "\(Self.number((fontSize * 72 / 96 * 10).rounded() / 10))pt \(bold ? "bold" : "normal"))"
         return CheckResult(.violation("Contrast \(summary)."), evidence: evidence())
     }
+
+    /// A ratio cut (not rounded) to hundredths, as axe-core reports and compares it: 4.499 is 4.49.
+    static func truncated(_ ratio: Double) -> Double { (ratio * 100).rounded(.down) / 100 }
 
     private func incomplete(_ key: String, _ message: String) -> CheckResult {
         CheckResult(.incomplete(message), evidence: ["messageKey": .text(key)])

@@ -107,6 +107,14 @@ final class ContrastFacts {
         return result
     }
 
+    /// `color` as the element's text shows it over `background`: faded by the opacity of the
+    /// element and every box around it.
+    func painted(_ color: RGBA, of element: Element, over background: RGBA) -> RGBA {
+        var faded = color
+        faded.alpha *= opacity(of: element)
+        return faded.blended(over: background)
+    }
+
     // MARK: Clipping
 
     /// Inside a box that hides its overflow and has no width or height: never seen.
