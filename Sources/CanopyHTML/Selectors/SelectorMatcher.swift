@@ -101,7 +101,7 @@ enum SelectorMatcher {
 
     // MARK: Attributes
 
-    private static func matchesAttribute(_ condition: AttributeCondition, _ element: Element) -> Bool {
+    static func matchesAttribute(_ condition: AttributeCondition, _ element: Element) -> Bool {
         let isHTML = element.isHTML
         let name = isHTML ? condition.name.lowercased : condition.name.asWritten
         guard let value = element.attribute(name) else { return false }

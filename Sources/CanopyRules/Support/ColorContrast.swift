@@ -53,7 +53,11 @@ public struct ColorContrast: Sendable {
 
     /// Text of a label whose control is disabled is greyed out on purpose (WCAG exempts it).
     private static func labelsDisabledControl(_ element: Element, on page: PageContext) -> Bool {
-        guard let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element) else {
+        // Most pages have no disabled field: then no text needs its label looked for.
+        let hasDisabledField = page.memo("color-contrast.hasDisabledField") { () -> Bool in
+            ["input", "select", "textarea"].contains { page.document.elements(named: $0).contains(where: page.accessibility.isDisabled) }
+        }
+        guard hasDisabledField, let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element) else {
             return false
         }
         if let id = label.attribute("for"), let control = page.document.element(withID: id), page.accessibility.isDisabled(control) {
@@ -76,7 +80,8 @@ public struct ColorContrast: Sendable {
                     table[String(id), default: true] = table[String(id), default: true] && disabled
                 }
             }
-            return table
+            // Without an id named only by disabled controls, no text can be.
+            return table.values.contains(true) ? table : [:]
         }
         guard !disabledByID.isEmpty else { return false }
         var named = false

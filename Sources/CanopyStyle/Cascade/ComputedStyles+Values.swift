@@ -4,32 +4,35 @@ import CanopyHTML
 extension ComputedStyles {
     /// The element's text colour; nil when the cascade gives a value Canopy cannot read.
     public func color(of element: Element) -> RGBA? {
-        let declared = value(.color, of: element)
-        switch CSSColor.parse(declared) {
-        case .rgba(let color)?: return color
-        case .currentColor?: return element.parent.map { color(of: $0) } ?? RGBA.black
-        case nil: return nil
-        }
+        colorValue(.color, of: element)
     }
 
     /// A colour property of the element (`background-color`, `text-decoration-color`...), with
     /// `currentcolor` as the element's colour; nil when unreadable.
     public func colorValue(_ property: CSSProperty, of element: Element) -> RGBA? {
+        let node = Int(styleNode(of: element))
+        let slot = Int(property.rawValue)
+        if let known = parsedColors[slot].known(node) { return known }
+        let parsed: RGBA?
         switch CSSColor.parse(value(property, of: element)) {
-        case .rgba(let color)?: return color
-        case .currentColor?: return color(of: element)
-        case nil: return nil
+        case .rgba(let color)?: parsed = color
+        case .currentColor? where property == .color: parsed = element.parent.map { color(of: $0) } ?? RGBA.black
+        case .currentColor?: parsed = color(of: element)
+        case nil: parsed = nil
         }
+        parsedColors[slot].store(parsed, at: node)
+        return parsed
     }
 
     /// Computed font size in CSS pixels; nil when it depends on something Canopy cannot resolve.
     public func fontSize(of element: Element) -> Double? {
-        if fontSizes.isEmpty { fontSizes = Array(repeating: -1, count: document.elementCount) }
-        let known = fontSizes[element.position]
+        let node = Int(styleNode(of: element))
+        let known = node < fontSizes.count ? fontSizes[node] : -1
         if known >= 0 { return known }
         if known.isNaN { return nil }
         let size = resolveFontSize(of: element)
-        fontSizes[element.position] = size.map { max($0, 0) } ?? .nan
+        fontSizes.grow(toHold: node, with: -1)
+        fontSizes[node] = size.map { max($0, 0) } ?? .nan
         return size
     }
 
@@ -50,8 +53,8 @@ extension ComputedStyles {
     public func fontWeight(of element: Element) -> Double? {
         // Kept per element, as sizes are: each element asks its parent, so without it every
         // text element of a deep page would recompute the whole chain above it.
-        if fontWeights.isEmpty { fontWeights = Array(repeating: -1, count: document.elementCount) }
-        let known = fontWeights[element.position]
+        let node = Int(styleNode(of: element))
+        let known = node < fontWeights.count ? fontWeights[node] : -1
         if known >= 0 { return known }
         if known.isNaN { return nil }
         let parentWeight = element.parent.map { fontWeight(of: $0) } ?? 400
@@ -59,7 +62,8 @@ extension ComputedStyles {
         if let parentWeight {
             weight = declares(.fontWeight, for: element) ? FontMetrics.fontWeight(value(.fontWeight, of: element), parent: parentWeight) : parentWeight
         }
-        fontWeights[element.position] = weight ?? .nan
+        fontWeights.grow(toHold: node, with: -1)
+        fontWeights[node] = weight ?? .nan
         return weight
     }
 
@@ -68,5 +72,24 @@ extension ComputedStyles {
         let text = value(.opacity, of: element)
         if text.hasSuffix("%"), let percent = Double(text.dropLast()) { return min(max(percent / 100, 0), 1) }
         return Double(text).map { min(max($0, 0), 1) } ?? 1
+    }
+}
+
+/// Typed values kept per style node: parsed once, read by every element of the node.
+struct NodeValues<Value> {
+    private var values: [Value?] = []
+    private var isKnown: [Bool] = []
+
+    /// nil when not computed yet; `.some(nil)` when computed and unreadable.
+    func known(_ node: Int) -> Value?? {
+        guard node < isKnown.count, isKnown[node] else { return nil }
+        return .some(values[node])
+    }
+
+    mutating func store(_ value: Value?, at node: Int) {
+        values.grow(toHold: node, with: nil)
+        isKnown.grow(toHold: node, with: false)
+        values[node] = value
+        isKnown[node] = true
     }
 }

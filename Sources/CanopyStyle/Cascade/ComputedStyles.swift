@@ -6,35 +6,50 @@ import CanopyHTML
 /// Lazy: an element's rules are matched the first time a property of it is asked for, and a
 /// value is computed only when asked (then kept). A page whose audit reads only `display` and
 /// `visibility` matches only the rules that set them. One page, one thread.
+///
+/// Elements share their style: two elements with the same selector inputs (`SelectorInputs`),
+/// the same `style` attribute, the same matches among rules that read siblings or children, and
+/// parents that share a style, get the same matched rules and so the same computed values. Each
+/// such style ("style node") is matched and computed once, on the first element that has it: the
+/// hundreds of links of a javadoc table cost one match, where each cost its own before.
 public final class ComputedStyles {
     public let document: Document
     public let index: StyleRuleIndex
     public let viewport: Viewport
 
-    /// Matched declaration blocks of each element (sorted by priority, highest first), for all
-    /// properties and for the visibility properties: one flat buffer per kind, and per element
+    /// Every table below is indexed by style node, not by element, and grows with the nodes made:
+    /// a page of a million alike elements has a handful.
+    private var nodes = StyleNodes()
+    /// Matched declaration blocks of each node (sorted by priority, highest first), for all
+    /// properties and for the visibility properties: one flat buffer per kind, and per node
     /// where its run starts and how long it is. A page of a million elements must not cost a
     /// million small arrays.
     private var allMatches = MatchTable()
     private var visibilityMatches = MatchTable()
-    /// Parsed `style` attributes by position (nil inside: none).
-    private var inlineStyles: [Int: DeclarationBlock?] = [:]
-    /// Computed values of inherited properties (which recurse to the parent), by property, as
-    /// indices into `valueTexts` (-1: not computed yet); allocated when a property is first asked.
-    /// Other properties are cheap to compute again from the matched blocks, so they are not kept.
-    private var inheritedValues: [[Int32]]
+    /// Parsed `style` attributes by node (nil inside: none).
+    private var inlineStyles: [Int32: DeclarationBlock?] = [:]
+    /// Computed values by property and node, as indices into `valueTexts` (-1: not computed
+    /// yet); allocated when a property is first asked. Nodes are few, so every property is kept:
+    /// a background is asked again for each text element above which it lies.
+    private var computedValues: [[Int32]]
     private var valueTexts: [String] = []
     private var valueIndices: [String: Int32] = [:]
-    /// Custom properties by element position and name (nil inside: guaranteed-invalid).
-    private var customValues: [Int: [String: String?]] = [:]
+    /// Custom properties by node and name (nil inside: guaranteed-invalid).
+    private var customValues: [Int32: [String: String?]] = [:]
+    /// Whether a node may paint a background (0: not asked yet, 1: no, 2: maybe).
+    private var backgroundAnswers: [UInt8] = []
+    /// Whether rules style a pseudo-element of a node, by pseudo-element, the same way.
+    private var pseudoElementAnswers: [String: [UInt8]] = [:]
     private var scratch: [Int32] = []
     /// Each element's ancestor filter, built on the first match: it rejects most rules with
     /// descendant combinators without a walk up the tree.
     private lazy var ancestorFilters = AncestorFilter.filters(for: document)
-    /// Resolved font sizes by position (-1: not computed yet, NaN: cannot be resolved), for the
+    /// Parsed colours by property and node.
+    var parsedColors = Array(repeating: NodeValues<RGBA>(), count: CSSProperty.allCases.count)
+    /// Resolved font sizes by node (-1: not computed yet, NaN: cannot be resolved), for the
     /// typed accessors; allocated on first use.
     var fontSizes: [Double] = []
-    /// Resolved font weights by position, the same way.
+    /// Resolved font weights by node, the same way.
     var fontWeights: [Double] = []
 
     private struct MatchTable {
@@ -42,18 +57,19 @@ public final class ComputedStyles {
         var runs: [UInt64] = []
         var blocks: [MatchedBlock] = []
 
-        mutating func run(at position: Int, elementCount: Int) -> ArraySlice<MatchedBlock>? {
-            if runs.isEmpty { runs = Array(repeating: 0, count: elementCount) }
-            let packed = runs[position]
+        func run(at node: Int) -> ArraySlice<MatchedBlock>? {
+            guard node < runs.count else { return nil }
+            let packed = runs[node]
             guard packed != 0 else { return nil }
             let start = Int(packed >> 24), count = Int(packed & 0xFF_FFFF) - 1
             return blocks[start..<(start + count)]
         }
 
-        mutating func store(_ matched: [MatchedBlock], at position: Int) -> ArraySlice<MatchedBlock> {
+        mutating func store(_ matched: [MatchedBlock], at node: Int) -> ArraySlice<MatchedBlock> {
             let start = blocks.count
             blocks.append(contentsOf: matched)
-            runs[position] = UInt64(start) << 24 | UInt64(min(matched.count, 0xFF_FFFE) + 1)
+            runs.grow(toHold: node, with: 0)
+            runs[node] = UInt64(start) << 24 | UInt64(min(matched.count, 0xFF_FFFE) + 1)
             return blocks[start..<blocks.count]
         }
     }
@@ -75,7 +91,7 @@ public final class ComputedStyles {
         self.document = document
         self.index = index
         self.viewport = viewport
-        inheritedValues = Array(repeating: [], count: CSSProperty.allCases.count)
+        computedValues = Array(repeating: [], count: CSSProperty.allCases.count)
     }
 
     // MARK: Values
@@ -84,14 +100,12 @@ public final class ComputedStyles {
     /// unresolved): the cascaded value, or the parent's for inherited properties, or the initial
     /// value; CSS-wide keywords and `var()` resolved.
     public func value(_ property: CSSProperty, of element: Element) -> String {
-        guard property.inherits else { return computeValue(property, of: element) }
         let slot = Int(property.rawValue)
-        let position = element.position
-        if inheritedValues[slot].isEmpty { inheritedValues[slot] = Array(repeating: -1, count: document.elementCount) }
-        let known = inheritedValues[slot][position]
-        if known >= 0 { return valueTexts[Int(known)] }
+        let node = Int(styleNode(of: element))
+        if node < computedValues[slot].count, computedValues[slot][node] >= 0 { return valueTexts[Int(computedValues[slot][node])] }
         let computed = computeValue(property, of: element)
-        inheritedValues[slot][position] = intern(computed)
+        computedValues[slot].grow(toHold: node, with: -1)
+        computedValues[slot][node] = intern(computed)
         return computed
     }
 
@@ -150,14 +164,24 @@ public final class ComputedStyles {
     /// Whether some rule or the style attribute may give the element a background: false means
     /// it certainly paints none. Matches only the rules that set backgrounds.
     public func mayPaintBackground(_ element: Element) -> Bool {
-        if let inline = inlineStyle(of: element), inline.declared.intersects(StyleRuleIndex.backgroundProperties) { return true }
-        return !matchedBlocks(of: element, buckets: index.backgroundRules).isEmpty
+        let node = Int(styleNode(of: element))
+        if node < backgroundAnswers.count, backgroundAnswers[node] != 0 { return backgroundAnswers[node] == 2 }
+        var answer = inlineStyle(of: element)?.declared.intersects(StyleRuleIndex.backgroundProperties) ?? false
+        if !answer { answer = !matchedBlocks(of: firstElement(of: node), buckets: index.backgroundRules).isEmpty }
+        backgroundAnswers.grow(toHold: node, with: 0)
+        backgroundAnswers[node] = answer ? 2 : 1
+        return answer
     }
 
     /// Whether any rule styles `pseudo` for this element at all.
     public func hasPseudoElementRules(_ pseudo: String, for element: Element) -> Bool {
         guard let buckets = index.pseudoElementRules[pseudo] else { return false }
-        return !matchedBlocks(of: element, buckets: buckets).isEmpty
+        let node = Int(styleNode(of: element))
+        if let known = pseudoElementAnswers[pseudo], node < known.count, known[node] != 0 { return known[node] == 2 }
+        let answer = !matchedBlocks(of: firstElement(of: node), buckets: buckets).isEmpty
+        pseudoElementAnswers[pseudo, default: []].grow(toHold: node, with: 0)
+        pseudoElementAnswers[pseudo]![node] = answer ? 2 : 1
+        return answer
     }
 
     // MARK: Cascade
@@ -193,10 +217,10 @@ public final class ComputedStyles {
         // Only elements with a style attribute get an entry: a dictionary entry for each of a
         // million plain elements was a quarter of the cascade's memory on such a page.
         guard let text = element.attribute("style") else { return nil }
-        let position = element.position
-        if let known = inlineStyles[position] { return known }
+        let node = styleNode(of: element)
+        if let known = inlineStyles[node] { return known }
         let parsed = Optional(DeclarationBlock(parsing: text)).flatMap { $0.isEmpty ? nil : $0 }
-        inlineStyles[position] = parsed
+        inlineStyles[node] = parsed
         return parsed
     }
 
@@ -204,12 +228,12 @@ public final class ComputedStyles {
     /// normal and once for its important declarations.
     private func matched(_ element: Element, visibilityOnly requested: Bool) -> ArraySlice<MatchedBlock> {
         let visibilityOnly = requested && !matchesAllRulesAtOnce
-        let position = element.position
-        let count = document.elementCount
-        if visibilityOnly, let known = visibilityMatches.run(at: position, elementCount: count) { return known }
-        if !visibilityOnly, let known = allMatches.run(at: position, elementCount: count) { return known }
+        let node = Int(styleNode(of: element))
+        if visibilityOnly, let known = visibilityMatches.run(at: node) { return known }
+        if !visibilityOnly, let known = allMatches.run(at: node) { return known }
         var result: [MatchedBlock] = []
-        for (key, block) in matchedBlocks(of: element, buckets: visibilityOnly ? index.visibilityRules : index.allRules) {
+        let first = firstElement(of: node)
+        for (key, block) in matchedBlocks(of: first, buckets: visibilityOnly ? index.visibilityRules : index.allRules) {
             result.append(MatchedBlock(key: key, block: block))
         }
         if let inline = inlineStyle(of: element) {
@@ -219,33 +243,140 @@ public final class ComputedStyles {
             }
         }
         if result.count > 1 { result.sort { $0.key > $1.key } }
-        return visibilityOnly ? visibilityMatches.store(result, at: position) : allMatches.store(result, at: position)
+        return visibilityOnly ? visibilityMatches.store(result, at: node) : allMatches.store(result, at: node)
     }
 
+    /// Priority keys and blocks of the rules in `buckets` that match the element.
     private func matchedBlocks(of element: Element, buckets: RuleBuckets) -> [(UInt64, Int32)] {
         guard !buckets.isEmpty else { return [] }
-        scratch.removeAll(keepingCapacity: true)
-        buckets.candidates(for: element, into: &scratch)
+        matchingRules(of: element, buckets: buckets, into: &ruleScratch)
         var result: [(UInt64, Int32)] = []
-        var previous: Int32 = -1
-        if scratch.count > 1 { scratch.sort() }
-        let ancestors = ancestorFilters[element.position]
-        for ruleIndex in scratch where ruleIndex != previous {
-            previous = ruleIndex
+        for ruleIndex in ruleScratch {
             let rule = index.rules[Int(ruleIndex)]
-            guard ancestors.mayContain(rule.selector.ancestorRequirements), rule.selector.matches(element) else { continue }
             result.append((rule.normalKey, rule.block))
             if index.blockHasImportant[Int(rule.block)] { result.append((rule.importantKey, rule.block)) }
         }
         return result
     }
 
+    /// Replaces `result` with the indices of the rules in `buckets` that match the element, ascending.
+    private func matchingRules(of element: Element, buckets: RuleBuckets, into result: inout [Int32]) {
+        result.removeAll(keepingCapacity: true)
+        guard !buckets.isEmpty else { return }
+        scratch.removeAll(keepingCapacity: true)
+        buckets.candidates(for: element, into: &scratch)
+        var previous: Int32 = -1
+        if scratch.count > 1 { scratch.sort() }
+        let ancestors = ancestorFilters[element.position]
+        for ruleIndex in scratch where ruleIndex != previous {
+            previous = ruleIndex
+            guard ancestors.mayContain(index.ancestorRequirements[Int(ruleIndex)]), index.rules[Int(ruleIndex)].selector.matches(element)
+            else { continue }
+            result.append(ruleIndex)
+        }
+    }
+
+    // MARK: Style nodes
+
+    private struct StyleNodes {
+        /// By element position: its node (-1: not made yet).
+        var ofElement: [Int32] = []
+        /// By node: the element it was made for, whose matches stand for all its elements.
+        var firstElement: [Int32] = []
+        /// By node: the next node with the same key (-1: none).
+        var nextWithSameKey: [Int32] = []
+        /// By node: its signature (selector inputs, then the rules that read surroundings it
+        /// matches, as -1 - rule), a run in `signatures`.
+        var signatureRuns: [Range<Int32>] = []
+        var signatures: [Int32] = []
+        var byKey: [Key: Int32] = [:]
+
+        struct Key: Hashable {
+            let parent: Int32
+            let hash: Int
+        }
+
+        func signature(of node: Int) -> ArraySlice<Int32> {
+            let run = signatureRuns[node]
+            return signatures[Int(run.lowerBound)..<Int(run.upperBound)]
+        }
+    }
+
+    private var ruleScratch: [Int32] = []
+    private var signatureScratch: [Int32] = []
+
+    private func firstElement(of node: Int) -> Element {
+        document.element(atPosition: Int(nodes.firstElement[node]))
+    }
+
+    /// The element's style node, made on first ask, with those of its ancestors.
+    func styleNode(of element: Element) -> Int32 {
+        if nodes.ofElement.isEmpty { nodes.ofElement = Array(repeating: -1, count: document.elementCount) }
+        let known = nodes.ofElement[element.position]
+        if known >= 0 { return known }
+        // Ancestors first, from the highest one without a node down, in a loop: pages nest deep.
+        var chain = [element]
+        var parentNode: Int32 = -1
+        var current = element.parent
+        while let ancestor = current {
+            let node = nodes.ofElement[ancestor.position]
+            if node >= 0 {
+                parentNode = node
+                break
+            }
+            chain.append(ancestor)
+            current = ancestor.parent
+        }
+        for member in chain.reversed() {
+            parentNode = styleNode(for: member, parent: parentNode)
+            nodes.ofElement[member.position] = parentNode
+        }
+        return parentNode
+    }
+
+    /// The node of an element whose parent has node `parent` (-1: no parent): an existing one
+    /// when an element already seen shares everything the cascade reads, else a new one.
+    private func styleNode(for element: Element, parent: Int32) -> Int32 {
+        signatureScratch.removeAll(keepingCapacity: true)
+        index.selectorInputs.signature(of: element, into: &signatureScratch)
+        if !index.surroundingRules.isEmpty {
+            matchingRules(of: element, buckets: index.surroundingRules, into: &ruleScratch)
+            // Negative, apart from the input features.
+            for rule in ruleScratch { signatureScratch.append(-1 - rule) }
+        }
+        let localName = element.localName
+        let styleText = element.attribute("style")
+        var hasher = Hasher()
+        hasher.combine(localName)
+        hasher.combine(styleText)
+        hasher.combine(signatureScratch)
+        let key = StyleNodes.Key(parent: parent, hash: hasher.finalize())
+        var candidate = nodes.byKey[key] ?? -1
+        while candidate >= 0 {
+            let node = Int(candidate)
+            let first = firstElement(of: node)
+            if nodes.signature(of: node).elementsEqual(signatureScratch), first.localName == localName,
+               first.namespace == element.namespace, first.attribute("style") == styleText {
+                return candidate
+            }
+            candidate = nodes.nextWithSameKey[node]
+        }
+        let node = Int32(nodes.firstElement.count)
+        nodes.firstElement.append(Int32(element.position))
+        let start = Int32(nodes.signatures.count)
+        nodes.signatures.append(contentsOf: signatureScratch)
+        nodes.signatureRuns.append(start..<Int32(nodes.signatures.count))
+        nodes.nextWithSameKey.append(nodes.byKey[key] ?? -1)
+        nodes.byKey[key] = node
+        return node
+    }
+
     // MARK: Custom properties and var()
 
     /// The element's value of custom property `name` (inherited), nil when it has none.
     public func customProperty(_ name: String, of element: Element) -> String? {
-        let position = element.position
-        if let known = customValues[position]?[name] { return known }
+        let node = styleNode(of: element)
+        if let known = customValues[node]?[name] { return known }
         var found: String??
         for match in matched(element, visibilityOnly: false) {
             let block = match.isInline ? inlineStyle(of: element) : index.blocks[Int(match.block)]
@@ -269,12 +400,12 @@ public final class ComputedStyles {
         default:
             value = element.parent.flatMap { customProperty(name, of: $0) }
         }
-        customValues[position, default: [:]][name] = .some(value)
+        customValues[node, default: [:]][name] = .some(value)
         // A value that refers to other variables is substituted here, in the element's context.
         if let raw = value, StyleSheetParser.containsVariable(raw) {
-            customValues[position]![name] = .some(nil)  // a cycle through this name is invalid
+            customValues[node]![name] = .some(nil)  // a cycle through this name is invalid
             let substituted = VariableSubstitution.substitute(raw, depth: 0) { self.customProperty($0, of: element) }
-            customValues[position]![name] = .some(substituted)
+            customValues[node]![name] = .some(substituted)
             return substituted
         }
         return value
@@ -344,5 +475,12 @@ enum VariableSubstitution {
     private static func split(_ argument: String) -> (String, String?) {
         guard let comma = argument.firstIndex(of: ",") else { return (argument.trimmingASCIIWhitespace(), nil) }
         return (argument[..<comma].trimmingASCIIWhitespace(), String(argument[argument.index(after: comma)...]).trimmingASCIIWhitespace())
+    }
+}
+
+extension Array {
+    /// Makes `index` valid, new slots holding `filler`.
+    mutating func grow(toHold index: Int, with filler: Element) {
+        if index >= count { append(contentsOf: repeatElement(filler, count: Swift.max(index + 1 - count, count))) }
     }
 }

@@ -29,6 +29,14 @@ public final class StyleRuleIndex: Sendable {
     let backgroundRules: RuleBuckets
     /// Rules that style a pseudo-element, by pseudo-element name.
     let pseudoElementRules: [String: RuleBuckets]
+    /// Rules (of elements and pseudo-elements) whose selectors read siblings, children or
+    /// position: matched on every element, because elements cannot share what they match.
+    let surroundingRules: RuleBuckets
+    /// What the other rules' selectors read of an element itself (see `ComputedStyles`).
+    let selectorInputs: SelectorInputs
+    /// Each rule's `ancestorRequirements`, beside the rules: reading a rule struct copies (and
+    /// retains) its selector.
+    let ancestorRequirements: [AncestorFilter]
     /// Pseudo-elements (`before`, `after`...) some rule gives a background: only these can paint
     /// behind the text of the element they belong to.
     public let pseudoElementsWithBackgrounds: Set<String>
@@ -106,6 +114,9 @@ public final class StyleRuleIndex: Sendable {
             pseudo[name] = RuleBuckets(rules, where: { $0.selector.pseudoElement == name })
         }
         pseudoElementRules = pseudo
+        surroundingRules = RuleBuckets(rules, where: \.selector.readsSurroundings)
+        selectorInputs = SelectorInputs(rules.lazy.filter { !$0.selector.readsSurroundings }.map(\.selector))
+        ancestorRequirements = rules.map(\.selector.ancestorRequirements)
         pseudoElementsWithBackgrounds = Set(rules.compactMap { rule in
             rule.selector.pseudoElement.flatMap { blocks[Int(rule.block)].declared.intersects(Self.backgroundProperties) ? $0 : nil }
         })
