@@ -11,6 +11,9 @@ public struct StyleSelector: Sendable {
     public let bucket: Bucket
     /// What the subject's ancestors must show for the selector to match (see `AncestorFilter`).
     public let ancestorRequirements: AncestorFilter
+    /// Whether matching reads siblings, children or position, not only the element and its
+    /// ancestors (see `SelectorInputs`).
+    public let readsSurroundings: Bool
 
     public enum Bucket: Sendable, Hashable {
         case id(String)
@@ -33,6 +36,7 @@ public struct StyleSelector: Sendable {
         self.pseudoElement = complex.pseudoElement
         self.bucket = Self.bucket(of: complex.compounds.first)
         self.ancestorRequirements = AncestorFilter.requirements(of: complex)
+        self.readsSurroundings = Self.readsSurroundings(complex)
     }
 
     public func matches(_ element: Element) -> Bool {
