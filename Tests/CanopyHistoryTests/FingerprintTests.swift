@@ -151,4 +151,19 @@ struct FingerprintTests {
     @Test func textIsNormalized() {
         #expect(VolatileValues.normalizedText("  Only\n $19.99   TODAY ") == "only $#.# today")
     }
+
+    /// ASCII text takes a byte path; it must give what the Unicode path gives, or every stored
+    /// fingerprint would move. A trailing no-break space sends the same text down the Unicode path
+    /// without changing its output (trailing whitespace is dropped).
+    @Test func asciiTextNormalizesAsUnicodeTextDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ9 0\t\r\n\u{0B}\u{0C}.$-_Q#x")
+        var samples = ["", " ", "\r\n", "A\r\nB", "12 34", String(repeating: "Ab1 ", count: 40)]
+        for _ in 0..<500 {
+            samples.append(String((0..<Int.random(in: 0...130, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for text in samples {
+            #expect(VolatileValues.normalizedText(text) == VolatileValues.normalizedText(text + "\u{00A0}"), "\(text.debugDescription)")
+        }
+    }
 }

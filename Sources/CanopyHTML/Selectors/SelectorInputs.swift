@@ -36,10 +36,13 @@ public struct SelectorInputs: Sendable {
             for index in document.storage.attributeRange(node: node) {
                 let name = document.storage.attributeNames[index]
                 guard let conditions = attributeFeatures[name] else { continue }
-                for (condition, feature) in conditions {
-                    // `[name]` holds without a look at the value, when it reads this very name.
-                    let isPresenceTest = condition.operation == nil && (isHTML ? condition.name.lowercased : condition.name.asWritten) == name
-                    if isPresenceTest || SelectorMatcher.matchesAttribute(condition, element) { signature.append(feature) }
+                var value: String?
+                for (condition, feature) in conditions where (isHTML ? condition.name.lowercased : condition.name.asWritten) == name {
+                    // `[name]` holds without a look at the value; the value is read once for the others.
+                    if condition.operation != nil, value == nil { value = document.storage.attributeValue(at: index) }
+                    if condition.operation == nil || SelectorMatcher.attributeValue(value!, matches: condition, onHTMLElement: isHTML) {
+                        signature.append(feature)
+                    }
                 }
             }
         }

@@ -101,10 +101,15 @@ enum SelectorMatcher {
 
     // MARK: Attributes
 
-    static func matchesAttribute(_ condition: AttributeCondition, _ element: Element) -> Bool {
+    private static func matchesAttribute(_ condition: AttributeCondition, _ element: Element) -> Bool {
         let isHTML = element.isHTML
         let name = isHTML ? condition.name.lowercased : condition.name.asWritten
         guard let value = element.attribute(name) else { return false }
+        return attributeValue(value, matches: condition, onHTMLElement: isHTML)
+    }
+
+    /// Whether `value`, the value of the attribute `condition` names, satisfies it.
+    static func attributeValue(_ value: String, matches condition: AttributeCondition, onHTMLElement isHTML: Bool) -> Bool {
         guard let operation = condition.operation else { return true }
         let ignoresCase: Bool
         switch condition.caseFlag {

@@ -76,6 +76,7 @@ public enum VolatileValues {
     /// Text as a fingerprint reads it: whitespace collapsed, lowercase, digit runs as `#` (prices,
     /// counts and dates change without the element changing), at most 100 characters.
     public static func normalizedText(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return normalizedASCIIText(text) }
         var output = ""
         var pendingSpace = false
         var inDigits = false
@@ -102,6 +103,34 @@ public enum VolatileValues {
             if count >= 100 { break }
         }
         return output
+    }
+
+    /// `normalizedText` on bytes, for text that is all ASCII (nearly all): the same output without
+    /// asking Unicode about each character, which was most of a fingerprint's cost.
+    private static func normalizedASCIIText(_ text: String) -> String {
+        var output: [UInt8] = []
+        var pendingSpace = false
+        var inDigits = false
+        for byte in text.utf8 {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = !output.isEmpty
+                inDigits = false
+                continue
+            }
+            if pendingSpace {
+                output.append(0x20)
+                pendingSpace = false
+            }
+            if isDigit(byte) {
+                if !inDigits { output.append(UInt8(ascii: "#")) }
+                inDigits = true
+            } else {
+                inDigits = false
+                output.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            }
+            if output.count >= 100 { break }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -320,8 +320,15 @@ public struct ColorContrast: Sendable {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
+    /// Whole numbers bare, others to two decimals without a final zero ("4.5", "2.57"). By hand:
+    /// `String(format:)` and a regular expression for each number were a tenth of the rule's time.
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value).replacingOccurrences(of: #"0$"#, with: "", options: .regularExpression)
+        if value == value.rounded() { return String(Int(value)) }
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = hundredths % 100
+        var text = (value < 0 ? "-" : "") + String(hundredths / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction)
+        if text.hasSuffix("0") { text.removeLast() }
+        return text
     }
 }
 

@@ -29,12 +29,15 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
 
     /// `#rrggbb`, or `#rrggbbaa` when not opaque.
     public var hex: String {
-        func byte(_ value: Double) -> String {
-            let text = String(Int(value.rounded()), radix: 16)
-            return text.count == 1 ? "0" + text : text
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "#")]
+        bytes.reserveCapacity(9)
+        for channel in alpha >= 1 ? [red, green, blue] : [red, green, blue, alpha * 255] {
+            let value = Int(channel.rounded())
+            bytes.append(digits[value >> 4 & 15])
+            bytes.append(digits[value & 15])
         }
-        let opaque = "#" + byte(red) + byte(green) + byte(blue)
-        return alpha >= 1 ? opaque : opaque + byte(alpha * 255)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { hex }
