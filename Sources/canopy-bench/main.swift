@@ -6,8 +6,8 @@
 // `--styles 1` styles each page with the stylesheets it links to, read from disk next to it (as
 // `canopy check FILE` does), so the audit's figures include the cascade.
 //
-// FOLDER defaults to Debian's OpenJDK API docs (see ../shared/corpus) when installed, otherwise to
-// the axe-core fixtures in ../shared/conformance.
+// FOLDER defaults to Debian's OpenJDK API docs (benchmarks/serve-javadoc.sh installs them) when
+// installed, otherwise to the axe-core fixtures in ../shared/conformance.
 import CanopyCrawl
 import CanopyHTML
 import CanopyRules

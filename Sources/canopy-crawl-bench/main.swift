@@ -1,6 +1,6 @@
 // Crawl throughput and memory over a real site served on loopback, next to a fetch-only pass and a
 // bare libxml2 parse of the same pages, each measured in its own child process so that its peak
-// memory (max RSS) is its own. Build with `-c release`; serve the site first (../shared/corpus/serve.sh).
+// memory (max RSS) is its own. Build with `-c release`; serve the site first (benchmarks/serve-javadoc.sh).
 //
 //   swift run -c release canopy-crawl-bench [--start URL] [--prefix PATH] [--urls FILE]
 //     (crawl with styles, crawl without linked stylesheets, fetch only, bare parse; ratios of each)
@@ -12,7 +12,7 @@
 // (`canopy gate` has its own, self-contained benchmark: canopy-gate-bench.)
 //
 // Defaults: start http://127.0.0.1:8081/java.base/module-summary.html, scope /java.base/, and the
-// fetch-only and parse passes over ../shared/corpus/reachable-javadoc-java.base.txt.
+// fetch-only and parse passes over benchmarks/java.base-pages.txt (the pages a crawl of java.base reaches).
 import CanopyCrawl
 import CanopyHTML
 import CanopyHistory
@@ -48,7 +48,7 @@ func option(_ name: String, _ fallback: String) -> String {
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let start = option("--start", "http://127.0.0.1:8081/java.base/module-summary.html")
 let prefix = option("--prefix", "/java.base/")
-let urlsFile = option("--urls", here.deletingLastPathComponent().appendingPathComponent("shared/corpus/reachable-javadoc-java.base.txt").path)
+let urlsFile = option("--urls", here.appendingPathComponent("benchmarks/java.base-pages.txt").path)
 
 func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).inSeconds }
 
