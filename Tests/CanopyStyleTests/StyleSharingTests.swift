@@ -29,6 +29,10 @@ struct StyleSharingTests {
         <a href=a.pdf>pdf</a><a href=a.html>html</a><a href=HTTPS://x>secure</a><a>no href</a>
         <p data-x>x</p><p>no x</p><p lang=en-GB><b>b</b></p><p lang=fr><b>b</b></p>
         """),
+        ("class lists split only on HTML whitespace", """
+        <style>.a span { color: red }</style>
+        <div class="a\u{0B}b"><span>vertical tab: one class</span></div><div class="a b"><span>two classes</span></div>
+        """),
         ("style attributes and inheritance through them", """
         <div style="color: red"><span>a</span></div><div style="color: blue"><span>b</span></div><div><span>c</span></div>
         """),

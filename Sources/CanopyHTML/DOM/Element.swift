@@ -55,6 +55,14 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return value.split(whereSeparator: \.isHTMLWhitespace).map(String.init)
     }
 
+    /// Calls `body` with each class name, split on the UTF-8 bytes of ASCII whitespace as `.name`
+    /// selectors split it (a vertical tab is not whitespace there): for the cascade's hot paths,
+    /// where a Character split would ask Unicode about every character of every class attribute.
+    public func forEachClassName(_ body: (Substring) -> Void) {
+        guard let value = attribute("class") else { return }
+        for name in value.utf8.split(whereSeparator: SelectorMatcher.isASCIIWhitespace) { body(Substring(name)) }
+    }
+
     // MARK: Tree
 
     /// The parent element (nil for `<html>`, whose parent is the document).

@@ -42,11 +42,7 @@ public struct AncestorFilter: Sendable, Hashable {
         var filter = AncestorFilter()
         filter.insert(.name, element.localName.utf8)
         if let id = element.attribute("id"), !id.isEmpty { filter.insert(.id, id.utf8) }
-        if let classes = element.attribute("class") {
-            for name in classes.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }) {
-                filter.insert(.className, name)
-            }
-        }
+        element.forEachClassName { filter.insert(.className, $0.utf8) }
         return filter
     }
 

@@ -26,9 +26,9 @@ public struct SelectorInputs: Sendable {
         if !idFeatures.isEmpty, let id = document.storage.attributeValue(node: node, name: "id"), let feature = idFeatures[id] {
             signature.append(feature)
         }
-        if !classFeatures.isEmpty, let classes = document.storage.attributeValue(node: node, name: "class") {
-            for name in classes.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }) {
-                if let feature = classFeatures[String(Substring(name))] { signature.append(feature) }
+        if !classFeatures.isEmpty {
+            element.forEachClassName { name in
+                if let feature = classFeatures[String(name)] { signature.append(feature) }
             }
         }
         if !attributeFeatures.isEmpty {

@@ -139,7 +139,7 @@ enum SelectorMatcher {
         }
     }
 
-    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+    static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
 

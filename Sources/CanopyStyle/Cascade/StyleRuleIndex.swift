@@ -331,11 +331,9 @@ struct RuleBuckets: Sendable {
         result.append(contentsOf: everyElement)
         if let list = byName[element.localName] { result.append(contentsOf: list) }
         if !byID.isEmpty, let id = element.id, let list = byID[id] { result.append(contentsOf: list) }
-        if !byClass.isEmpty, let classes = element.attribute("class") {
-            // Split on the UTF-8 bytes of ASCII whitespace, as HTML does: a Character split asks
-            // Unicode about every character of every class attribute, for every element.
-            for name in classes.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }) {
-                if let list = byClass[String(Substring(name))] { result.append(contentsOf: list) }
+        if !byClass.isEmpty {
+            element.forEachClassName { name in
+                if let list = byClass[String(name)] { result.append(contentsOf: list) }
             }
         }
     }
