@@ -27,12 +27,9 @@ extension ComputedStyles {
     /// Computed font size in CSS pixels; nil when it depends on something Canopy cannot resolve.
     public func fontSize(of element: Element) -> Double? {
         let node = Int(styleNode(of: element))
-        let known = node < fontSizes.count ? fontSizes[node] : -1
-        if known >= 0 { return known }
-        if known.isNaN { return nil }
+        if let known = fontSizes.known(node) { return known }
         let size = resolveFontSize(of: element)
-        fontSizes.grow(toHold: node, with: -1)
-        fontSizes[node] = size.map { max($0, 0) } ?? .nan
+        fontSizes.store(size.map { max($0, 0) }, at: node)
         return size
     }
 
@@ -54,16 +51,13 @@ extension ComputedStyles {
         // Kept per element, as sizes are: each element asks its parent, so without it every
         // text element of a deep page would recompute the whole chain above it.
         let node = Int(styleNode(of: element))
-        let known = node < fontWeights.count ? fontWeights[node] : -1
-        if known >= 0 { return known }
-        if known.isNaN { return nil }
+        if let known = fontWeights.known(node) { return known }
         let parentWeight = element.parent.map { fontWeight(of: $0) } ?? 400
         var weight: Double?
         if let parentWeight {
             weight = declares(.fontWeight, for: element) ? FontMetrics.fontWeight(value(.fontWeight, of: element), parent: parentWeight) : parentWeight
         }
-        fontWeights.grow(toHold: node, with: -1)
-        fontWeights[node] = weight ?? .nan
+        fontWeights.store(weight, at: node)
         return weight
     }
 
@@ -75,7 +69,8 @@ extension ComputedStyles {
     }
 }
 
-/// Typed values kept per style node: parsed once, read by every element of the node.
+/// Typed values kept per style node: worked out once, read by every element of the node. Grows
+/// with the nodes asked about.
 struct NodeValues<Value> {
     private var values: [Value?] = []
     private var isKnown: [Bool] = []

@@ -36,21 +36,20 @@ public final class ComputedStyles {
     private var valueIndices: [String: Int32] = [:]
     /// Custom properties by node and name (nil inside: guaranteed-invalid).
     private var customValues: [Int32: [String: String?]] = [:]
-    /// Whether a node may paint a background (0: not asked yet, 1: no, 2: maybe).
-    private var backgroundAnswers: [UInt8] = []
-    /// Whether rules style a pseudo-element of a node, by pseudo-element, the same way.
-    private var pseudoElementAnswers: [String: [UInt8]] = [:]
+    /// Whether a node may paint a background.
+    private var backgroundAnswers = NodeValues<Bool>()
+    /// Whether rules style a pseudo-element of a node, by pseudo-element.
+    private var pseudoElementAnswers: [String: NodeValues<Bool>] = [:]
     private var scratch: [Int32] = []
     /// Each element's ancestor filter, built on the first match: it rejects most rules with
     /// descendant combinators without a walk up the tree.
     private lazy var ancestorFilters = AncestorFilter.filters(for: document)
     /// Parsed colours by property and node.
     var parsedColors = Array(repeating: NodeValues<RGBA>(), count: CSSProperty.allCases.count)
-    /// Resolved font sizes by node (-1: not computed yet, NaN: cannot be resolved), for the
-    /// typed accessors; allocated on first use.
-    var fontSizes: [Double] = []
+    /// Resolved font sizes by node (nil inside: cannot be resolved), for the typed accessors.
+    var fontSizes = NodeValues<Double>()
     /// Resolved font weights by node, the same way.
-    var fontWeights: [Double] = []
+    var fontWeights = NodeValues<Double>()
 
     private struct MatchTable {
         /// Per element: start << 24 | count + 1 (0: not matched yet).
@@ -165,11 +164,10 @@ public final class ComputedStyles {
     /// it certainly paints none. Matches only the rules that set backgrounds.
     public func mayPaintBackground(_ element: Element) -> Bool {
         let node = Int(styleNode(of: element))
-        if node < backgroundAnswers.count, backgroundAnswers[node] != 0 { return backgroundAnswers[node] == 2 }
+        if let known = backgroundAnswers.known(node) { return known ?? false }
         var answer = inlineStyle(of: element)?.declared.intersects(StyleRuleIndex.backgroundProperties) ?? false
         if !answer { answer = !matchedBlocks(of: firstElement(of: node), buckets: index.backgroundRules).isEmpty }
-        backgroundAnswers.grow(toHold: node, with: 0)
-        backgroundAnswers[node] = answer ? 2 : 1
+        backgroundAnswers.store(answer, at: node)
         return answer
     }
 
@@ -177,10 +175,9 @@ public final class ComputedStyles {
     public func hasPseudoElementRules(_ pseudo: String, for element: Element) -> Bool {
         guard let buckets = index.pseudoElementRules[pseudo] else { return false }
         let node = Int(styleNode(of: element))
-        if let known = pseudoElementAnswers[pseudo], node < known.count, known[node] != 0 { return known[node] == 2 }
+        if let known = pseudoElementAnswers[pseudo]?.known(node) { return known ?? false }
         let answer = !matchedBlocks(of: firstElement(of: node), buckets: buckets).isEmpty
-        pseudoElementAnswers[pseudo, default: []].grow(toHold: node, with: 0)
-        pseudoElementAnswers[pseudo]![node] = answer ? 2 : 1
+        pseudoElementAnswers[pseudo, default: NodeValues()].store(answer, at: node)
         return answer
     }
 
