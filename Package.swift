@@ -62,7 +62,7 @@ let package = Package(
         // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
         .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML", "CanopyStyle"]),
         // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.
-        .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopyRules", "CanopyCrawl"]),
+        .target(name: "CanopyStore", dependencies: ["CSQLite", "CZlib", "CanopyRules", "CanopyCrawl"]),
         // Analysis of history: fingerprints, page types, components, issue keys, trends, gate decisions.
         .target(name: "CanopyHistory", dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"]),
         // Every output format: axe JSON, results.jsonl, trend JSON, HTML, CSV, text, JUnit, SARIF, Markdown.
@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "canopy",
             dependencies: [
-                "CanopyDiagnostics", "CanopyKit", "CanopyReports", "CanopyCrawl", "CanopyStore", "CanopyRules", "CanopyStyle",
+                "CanopyDiagnostics", "CanopyKit", "CanopyReports", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyRules", "CanopyStyle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

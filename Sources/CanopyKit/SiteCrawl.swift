@@ -105,6 +105,16 @@ public struct SiteCrawl: Sendable {
         let resultsPath = (reports as NSString).appendingPathComponent("results.jsonl")
         let store: RunStore, run: RunID, storeSink: StoreSink, lines: JSONLinesSink
         var finished: [RecordedPage] = []
+        // Held until the run is recorded and reported: a second crawl of the same store is refused.
+        let writer: StoreWriterLock
+        do {
+            writer = try StoreWriterLock(storePath: configuration.output.storePath)
+        } catch {
+            outcome.exitStatus = .usageError
+            outcome.messages.append(.problem(Diagnostic(.store, "\(error)")))
+            return outcome
+        }
+        defer { writer.release() }
         do {
             store = try RunStore(path: configuration.output.storePath, analysis: AnalysisOptions(componentPageShare: configuration.components.minShare))
             _ = try store.interruptAbandonedRuns(at: now())

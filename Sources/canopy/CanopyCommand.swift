@@ -14,7 +14,10 @@ struct CanopyCommand: ParsableCommand {
             3 a page could not be audited, 130 or 143 a crawl stopped by SIGINT or SIGTERM.
             """,
         version: CanopyVersion.current,
-        subcommands: [CrawlCommand.self, CheckCommand.self, RulesCommand.self, ReportCommand.self, DemoCommand.self, GateCommand.self, BaselineCommand.self]
+        subcommands: [
+            CrawlCommand.self, CheckCommand.self, RulesCommand.self, ReportCommand.self, DemoCommand.self, GateCommand.self, BaselineCommand.self,
+            StoreCommand.self,
+        ]
     )
 
     /// Runs like ArgumentParser's own `main`, except that usage errors exit with 2, which is

@@ -208,6 +208,20 @@ private struct TrendQueries {
             for position in sorted.dropFirst() where position == streak - 1 { streak = position }
             firstSeen[key] = (streak, sorted[sorted.count - 1])
         }
+        // Issues that began in runs a prune deleted: where they began is kept apart.
+        var origins: [String: (first: (RunID, Date), streak: (RunID, Date)?)] = [:]
+        try database.forEachRow(
+            """
+            SELECT issue_origins.issue_key, first_seen_run_id, first_seen_at, streak_run_id, streak_started_at
+            FROM issue_origins JOIN run_issues ON run_issues.issue_key = issue_origins.issue_key AND run_issues.run_id = ?
+            """,
+            [runValue]
+        ) { row in
+            origins[row.string(0)] = (
+                (RunID(row.int64(1)), Date(timeIntervalSince1970: row.double(2))),
+                row.isNull(3) ? nil : (RunID(row.int64(3)), Date(timeIntervalSince1970: row.double(4)))
+            )
+        }
         var previousKeys: Set<String> = []
         if let previous {
             try database.forEachRow("SELECT issue_key FROM run_issues WHERE run_id = ?", [.integer(previous.id.rawValue)]) {
@@ -229,7 +243,12 @@ private struct TrendQueries {
             let key = row.string(0)
             let latest = completeRuns.count - 1
             let seen = firstSeen[key] ?? (latest, latest)
-            let (streak, ever) = (completeRuns[max(0, seen.streak)], completeRuns[max(0, seen.ever)])
+            var (streak, ever) = (completeRuns[max(0, seen.streak)], completeRuns[max(0, seen.ever)])
+            if let origin = origins[key] {
+                ever = origin.first
+                // Only a streak that reaches the oldest run left can go on into the deleted ones.
+                if seen.streak == 0, let earlier = origin.streak { streak = earlier }
+            }
             return OpenIssue(
                 issueKey: key, ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), owner: row.optionalString(4),
                 pageType: row.optionalString(5), component: row.optionalString(6), pageCount: row.int(7), findingCount: row.int(8),

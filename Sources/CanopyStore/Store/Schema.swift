@@ -173,6 +173,21 @@ enum Schema {
             // NULL for findings recorded before, and for the many rules that measure nothing.
             try database.execute("ALTER TABLE findings ADD COLUMN evidence TEXT")
         },
+        Migration(version: 6, summary: "where open issues began, for runs that pruning deleted") { database, _ in
+            // Written by `canopy store prune` for issues still seen in the runs it keeps, so an
+            // issue's age outlives the runs that first recorded it.
+            try database.execute(
+                """
+                CREATE TABLE issue_origins (
+                    issue_key TEXT PRIMARY KEY,
+                    first_seen_run_id INTEGER NOT NULL,
+                    first_seen_at REAL NOT NULL,
+                    streak_run_id INTEGER,
+                    streak_started_at REAL
+                ) WITHOUT ROWID;
+                """
+            )
+        },
     ]
 
     /// Brings the file to `targetVersion` (the current one unless a test wants an older schema).
