@@ -43,6 +43,8 @@ public struct SiteCrawl: Sendable {
         public var report: ReportWriter.Output?
         /// Stopped by the `Stopper` before the crawl was done: the run is marked interrupted.
         public var interrupted = false
+        /// The digest reached the configured webhook; nil when none is configured.
+        public var notified: Bool?
     }
 
     /// Lets a signal handler stop a running crawl; the crawl then records what it finished.
@@ -70,10 +72,12 @@ public struct SiteCrawl: Sendable {
 
     private let progress: CrawlProgressReporter?
     private let now: @Sendable () -> Date
+    private let notifier: DigestNotifier
 
-    public init(progress: CrawlProgressReporter? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(progress: CrawlProgressReporter? = nil, now: @escaping @Sendable () -> Date = Date.init, notifier: DigestNotifier = DigestNotifier()) {
         self.progress = progress
         self.now = now
+        self.notifier = notifier
     }
 
     public func run(_ options: Options, stopper: Stopper = Stopper()) -> Outcome {
@@ -215,7 +219,21 @@ public struct SiteCrawl: Sendable {
             outcome.exitStatus = .couldNotAudit
         }
         outcome.messages.append(.note(Self.describe(summary, run: run, reports: reports, store: configuration.output.storePath)))
-        if let report = outcome.report { outcome.messages.append("  report: \(report.htmlPath)") }
+        if let report = outcome.report {
+            outcome.messages.append("  report: \(report.htmlPath)")
+            if report.digest != nil { outcome.messages.append("  digest: \((reports as NSString).appendingPathComponent(ReportWriter.digestFile))") }
+        }
+        if let url = configuration.notify.url, let report = outcome.report, let digest = report.digest, let markdown = report.digestMarkdown {
+            // After the run is recorded and reported: a chat outage never costs a run.
+            let delivery = notifier.post(markdown: markdown, digest: digest, to: configuration.notify)
+            let target = DigestNotifier.describe(url)
+            outcome.messages.append(.note(
+                delivery.delivered
+                    ? "  digest posted to \(target)"
+                    : "warning: the digest could not be posted to \(target) (\(delivery.lastProblem ?? "no answer") after \(delivery.attempts) attempt\(delivery.attempts == 1 ? "" : "s")); the run and its reports are unaffected"
+            ))
+            outcome.notified = delivery.delivered
+        }
         return outcome
     }
 

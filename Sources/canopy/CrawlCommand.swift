@@ -40,6 +40,18 @@ struct CrawlCommand: ParsableCommand {
     )
     var resume: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Post the digest to this chat webhook (JSON with a `text` field); replaces notify.url. A failed post never fails the crawl.", valueName: "url")
+    )
+    var notify: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Crawl incrementally when the store has a complete run: pages the server reports unchanged keep their findings without being audited again (default: on; replaces `incremental`)."
+    )
+    var incremental: Bool?
+
     @OptionGroup var log: LogOptions
 
     func run() throws {
@@ -67,6 +79,8 @@ struct CrawlCommand: ParsableCommand {
         overrides.excludeSelectors = exclusions.excludeSelectors
         storage.apply(to: &overrides)
         styles.apply(to: &overrides)
+        overrides.notifyURL = notify
+        overrides.incremental = incremental
         let options = SiteCrawl.Options(
             configPath: configuration.config, overrides: overrides, verbosity: log.verbosity,
             environment: ProcessInfo.processInfo.environment, resume: resumeRequest

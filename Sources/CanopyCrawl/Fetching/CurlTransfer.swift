@@ -94,6 +94,14 @@ final class CurlTransfer {
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         try configureCustomHeaders()
         try configureCallbacks()
+        if let body = request.postBody {
+            // The size first, so that COPYPOSTFIELDS copies exactly these bytes, NULs included.
+            try setOffset(CURLOPT_POSTFIELDSIZE_LARGE, body.count)
+            let code = body.withUnsafeBytes { bytes in
+                canopy_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            }
+            try check(code, CURLOPT_COPYPOSTFIELDS)
+        }
     }
 
     private func configureCustomHeaders() throws(FetchError) {

@@ -25,6 +25,8 @@ public struct FetchRequest: Sendable {
     /// When false, a 3xx response is the final response (its `Location` is for the caller to
     /// follow), so a crawler can check scope and choose the headers for every hop itself.
     public var followRedirects: Bool
+    /// When set, the request is a POST of these bytes (a webhook), not a GET.
+    public var postBody: [UInt8]?
 
     public init(
         url: String,
@@ -35,7 +37,8 @@ public struct FetchRequest: Sendable {
         maxRedirects: Int = 10,
         userAgent: String = FetchRequest.defaultUserAgent,
         acceptCompressed: Bool = true,
-        followRedirects: Bool = true
+        followRedirects: Bool = true,
+        postBody: [UInt8]? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -46,5 +49,6 @@ public struct FetchRequest: Sendable {
         self.userAgent = userAgent
         self.acceptCompressed = acceptCompressed
         self.followRedirects = followRedirects
+        self.postBody = postBody
     }
 }

@@ -182,6 +182,18 @@ public struct CrawlConfiguration: Sendable, Encodable {
         }
     }
 
+    /// Where the weekly digest is posted after each crawl (the `notify:` section, or `--notify`).
+    /// Left out of `configHash`, like `gate`: it changes nothing a crawl records.
+    public struct Notify: Sendable, Equatable {
+        /// A chat webhook; a secret, since such addresses carry their token.
+        public var url: Secret?
+        public var timeout: Double = 10
+        /// Attempts after the first, for timeouts, 5xx and 429 answers.
+        public var retries = 2
+
+        public init() {}
+    }
+
     /// Where crawling starts; a crawl needs at least one (see `requireStartURLs()`).
     public var startURLs: [CrawlURL]
     public var sitemaps = Sitemaps.auto
@@ -203,6 +215,10 @@ public struct CrawlConfiguration: Sendable, Encodable {
     /// What fails `canopy gate` (the `gate:` section). Left out of `configHash`: it does not
     /// change what a crawl records, so editing it must not flag the next run as reconfigured.
     public var gate = GatePolicy()
+    public var notify = Notify()
+    /// Crawl incrementally when the store has a complete run to build on (the default): pages
+    /// the server says are unchanged keep their findings. Left out of `configHash`.
+    public var incremental = true
     /// The configuration file as the user named it; nil when there is none.
     public var file: String?
 

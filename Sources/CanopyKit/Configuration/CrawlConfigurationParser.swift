@@ -19,7 +19,7 @@ struct CrawlConfigurationParser {
 
     static let topLevelKeys = [
         "start", "sitemaps", "scope", "limits", "politeness", "styles", "auth", "rules", "exclude", "exclude-by-url",
-        "exclude-by-rule", "owners", "output", "components", "gate",
+        "exclude-by-rule", "owners", "output", "components", "gate", "notify", "incremental",
     ]
 
     func parse(_ yaml: String) throws(Diagnostic) -> CrawlConfiguration {
@@ -61,6 +61,8 @@ struct CrawlConfigurationParser {
         if let node = section("output") { configuration.output = try output(node) }
         if let node = section("components") { configuration.components = try components(node) }
         if let node = section("gate") { configuration.gate = try gate(node) }
+        if let node = section("notify") { configuration.notify = try notify(node) }
+        if let node = section("incremental") { configuration.incremental = try bool(node, "incremental") }
         return configuration
     }
 
@@ -274,6 +276,24 @@ struct CrawlConfigurationParser {
             if entry.key == "reports" { output.reports = resolvedPath(text) } else { output.store = resolvedPath(text) }
         }
         return output
+    }
+
+    func notify(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Notify {
+        var notify = CrawlConfiguration.Notify()
+        for entry in try entries(node, "notify", allowed: ["url", "timeout", "retries"]) {
+            let path = "notify.\(entry.key)"
+            switch entry.key {
+            case "url":
+                let url = try substitutingEnvironment(try string(entry.value, path), entry.value, path)
+                guard let scheme = URLComponents(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+                    throw error(entry.value, path, "expected an http or https webhook address")
+                }
+                notify.url = Secret(url)
+            case "timeout": notify.timeout = try seconds(entry.value, path)
+            default: notify.retries = try integer(entry.value, path, minimum: 0)
+            }
+        }
+        return notify
     }
 
     func components(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Components {

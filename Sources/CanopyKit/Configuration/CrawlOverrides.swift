@@ -39,6 +39,10 @@ public struct CrawlOverrides: Sendable {
     public var excludeSelectors: [String] = []
     public var reports: String?
     public var store: String?
+    /// Replaces `notify.url`.
+    public var notifyURL: String?
+    /// Replaces `incremental`.
+    public var incremental: Bool?
 
     public init() {}
 }
@@ -131,6 +135,13 @@ extension CrawlConfiguration {
         }
         if let reports = overrides.reports { result.output.reports = reports }
         if let store = overrides.store { result.output.store = store }
+        if let url = overrides.notifyURL {
+            guard let scheme = URLComponents(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+                throw failure("notify.url", "expected an http or https webhook address")
+            }
+            result.notify.url = Secret(url)
+        }
+        if let incremental = overrides.incremental { result.incremental = incremental }
         // A new set or list of rules is checked now, rather than when the crawl starts.
         if overrides.ruleSet != nil || overrides.onlyRules != nil {
             do {

@@ -142,23 +142,8 @@ public struct GateOutputs {
     // MARK: SARIF
 
     public func sarif() throws -> Data {
-        let ruleIDs = Set(report.findings.map(\.rule)).sorted()
+        let (ruleIDs, driverRules) = SARIFRules.descriptors(for: report.findings.map(\.rule), metadata: rules)
         let ruleIndex = Dictionary(uniqueKeysWithValues: ruleIDs.enumerated().map { ($1, $0) })
-        let driverRules: [[String: Any]] = ruleIDs.map { id in
-            let metadata = rules[id]
-            var rule: [String: Any] = [
-                "id": id,
-                "shortDescription": ["text": metadata?.help ?? id],
-                "fullDescription": ["text": metadata?.description ?? id],
-                "helpUri": metadata?.helpURL ?? "https://dequeuniversity.com/rules/axe/4.11/\(id)",
-                "defaultConfiguration": ["level": Self.level(Impact(rawValue: metadata?.impact.rawValue ?? "") ?? .minor, failing: true)],
-            ]
-            if let metadata {
-                rule["help"] = ["text": "\(metadata.help). \(metadata.howToFix)"]
-                rule["properties"] = ["tags": metadata.tags, "impact": metadata.impact.rawValue]
-            }
-            return rule
-        }
         let results: [[String: Any]] = report.findings.map { finding in
             let needsReview = finding.outcome == .incomplete
             // A region must say where in the artifact (§3.30): with the element's line when the
@@ -172,7 +157,7 @@ public struct GateOutputs {
                 "ruleIndex": ruleIndex[finding.rule] ?? 0,
                 "kind": needsReview ? "review" : "fail",
                 // §3.27.10: a result whose kind is not "fail" has level "none".
-                "level": needsReview ? "none" : Self.level(finding.impact, failing: finding.fails),
+                "level": needsReview ? "none" : SARIFRules.level(finding.impact, failing: finding.fails),
                 "message": ["text": "\(finding.message) (\(finding.target))"],
                 "locations": [[
                     "physicalLocation": physicalLocation,
@@ -211,11 +196,6 @@ public struct GateOutputs {
             ]],
         ]
         return try JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-    }
-
-    private static func level(_ impact: Impact, failing: Bool) -> String {
-        guard failing else { return "warning" }
-        return impact >= .serious ? "error" : "warning"
     }
 
     // MARK: Markdown

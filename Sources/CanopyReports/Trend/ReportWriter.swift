@@ -8,7 +8,9 @@ import Foundation
 /// - `index.html`: the trend report for people (`TrendHTMLReport`);
 /// - `trend.json`: the same trend for dashboards (docs/trend-json.md);
 /// - `open-issues.csv`: the latest run's open issues;
-/// - `latest-results.jsonl`: the latest run's pages in axe-core's result shape.
+/// - `latest-results.jsonl`: the latest run's pages in axe-core's result shape;
+/// - `open-issues.sarif`: the latest run's open issues for code-scanning dashboards;
+/// - `digest.md` and `digest.json`: what changed since the run before (`WeeklyDigest`).
 ///
 /// Each file is written to a temporary name and renamed, so a dashboard or a browser never
 /// reads half a file while a report is being written.
@@ -17,6 +19,9 @@ public struct ReportWriter: Sendable {
     public static let trendFile = "trend.json"
     public static let csvFile = "open-issues.csv"
     public static let resultsFile = "latest-results.jsonl"
+    public static let sarifFile = "open-issues.sarif"
+    public static let digestFile = "digest.md"
+    public static let digestJSONFile = "digest.json"
 
     /// What was written.
     public struct Output: Sendable {
@@ -25,10 +30,16 @@ public struct ReportWriter: Sendable {
         public var htmlPath: String
         /// The trend written, without `latest.pages`: trend.json has them, written page by page.
         public var trend: TrendReport
+        /// The latest run's digest; nil while no run is complete.
+        public var digest: WeeklyDigest?
+        /// digest.md's text.
+        public var digestMarkdown: String?
     }
 
     public let store: RunStore
     public var limits: TrendHTMLReport.Limits
+    /// Where the digest's links point: index.html beside it, or the published report's address.
+    public var reportLink = ReportWriter.htmlFile
     private let now: @Sendable () -> Date
 
     public init(store: RunStore, limits: TrendHTMLReport.Limits = TrendHTMLReport.Limits(), now: @escaping @Sendable () -> Date = Date.init) {
@@ -64,7 +75,19 @@ public struct ReportWriter: Sendable {
         try put(Self.resultsFile) { output in
             if let latestRun { try LatestResultsJSONLines(store: store).write(run: latestRun, to: output) }
         }
-        return Output(files: files, htmlPath: files[0], trend: trend)
+        try put(Self.sarifFile) { try $0(try OpenIssuesSARIF(report: trend).render()) }
+        var digest: WeeklyDigest?, digestMarkdown: String?
+        if let latest = trend.runs.last {
+            let details = try store.digestDetails(run: latest.runId, previous: latest.comparison?.previousRunId)
+            digest = WeeklyDigest(trend: trend, details: details, site: Self.siteName(of: latestRun))
+        }
+        if let digest {
+            let markdown = DigestMarkdown(digest: digest, reportLink: reportLink).render()
+            digestMarkdown = markdown
+            try put(Self.digestFile) { try $0(Data(markdown.utf8)) }
+            try put(Self.digestJSONFile) { try $0(try digest.jsonData()) }
+        }
+        return Output(files: files, htmlPath: files[0], trend: trend, digest: digest, digestMarkdown: digestMarkdown)
     }
 
     /// The site as people name it: the first start URL's host (and port when it has one).

@@ -433,7 +433,8 @@ private struct HTMLPage {
         raw("<th scope=\"col\">Rule</th><th scope=\"col\">Impact</th><th scope=\"col\" class=\"number\">Pages</th><th scope=\"col\">First seen</th><th scope=\"col\">Owner</th><th scope=\"col\">Component or page type</th><th scope=\"col\">Example: target, markup and page</th>")
         raw("</tr></thead>\n<tbody>\n")
         for issue in shown {
-            raw("<tr><th scope=\"row\"><code>\(esc(issue.ruleId))</code>")
+            // The id is what the digest's links point at.
+            raw("<tr id=\"issue-\(esc(issue.issueKey))\"><th scope=\"row\"><code>\(esc(issue.ruleId))</code>")
             if issue.isNew { raw(" <span class=\"badge\">new</span>") }
             if issue.outcome != "violation" { raw("<br><span class=\"detail\">to review</span>") }
             raw("</th><td><span class=\"impact impact-\(esc(issue.impact))\">\(esc(issue.impact))</span></td>")

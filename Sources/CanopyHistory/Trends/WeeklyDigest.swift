@@ -1,0 +1,212 @@
+import CanopyStore
+import Foundation
+
+/// What changed on a site since the run before, short enough to paste into a chat: the numbers,
+/// the new issues grouped by rule and where they are, the biggest fixes, the oldest open issues,
+/// and pages that vanished or stopped answering. Written as digest.md and digest.json after every
+/// crawl (docs/digest.md documents the JSON); field names are stable, add rather than rename.
+public struct WeeklyDigest: Codable, Sendable, Equatable {
+    public static let currentFormatVersion = 1
+
+    public var formatVersion = WeeklyDigest.currentFormatVersion
+    public var site: String
+    public var runId: RunID
+    public var startedAt: Date
+    public var pages: Pages
+    public var violations: IssueTotals
+    public var needsReview: IssueTotals
+    /// Against the previous complete run; nil for the first run.
+    public var change: Change?
+    /// Violation issues new in this run, by rule and then by page type or component.
+    public var newIssues: [NewIssueGroup]
+    /// Violation issues of the previous run that are gone, most pages first.
+    public var biggestFixes: [DigestIssue]
+    /// Violation issues open longest (by the start of their current streak), oldest first.
+    public var oldestOpen: [DigestIssue]
+    public var coverage: CoverageChange
+
+    public struct Pages: Codable, Sendable, Equatable {
+        public var planned: Int
+        public var audited: Int
+        public var failed: Int
+    }
+
+    public struct Change: Codable, Sendable, Equatable {
+        public var previousRunId: RunID
+        public var previousStartedAt: Date
+        public var newIssues: Int
+        public var fixedIssues: Int
+        public var persistingIssues: Int
+        public var newInstances: Int
+        public var fixedInstances: Int
+        /// The violation issue count then, to show the change as "41 → 37".
+        public var previousViolationIssues: Int
+        /// Why counts may have moved for reasons other than the site: rules, configuration, version.
+        public var caveats: [String]
+    }
+
+    public struct NewIssueGroup: Codable, Sendable, Equatable {
+        public var ruleId: String
+        public var impact: String
+        /// Page type or component name; "other" for issues with neither.
+        public var place: String
+        public var issues: [DigestIssue]
+        public var pages: Int
+    }
+
+    public struct DigestIssue: Codable, Sendable, Equatable {
+        public var issueKey: String
+        public var ruleId: String
+        public var impact: String
+        public var pageType: String?
+        public var component: String?
+        public var owner: String?
+        public var pages: Int
+        public var firstSeenAt: Date?
+        public var exampleUrl: String?
+    }
+
+    public struct CoverageChange: Codable, Sendable, Equatable {
+        /// Audited in the previous run, absent from this one.
+        public var vanishedPages: Int
+        public var vanishedExamples: [String]
+        /// Failed in this run (unreachable, error status).
+        public var failedPages: Int
+        /// Failed now and did not fail in the previous run.
+        public var newlyFailedPages: Int
+        public var failedExamples: [FailedPage]
+    }
+
+    public struct FailedPage: Codable, Sendable, Equatable {
+        public var url: String
+        public var problem: String
+    }
+
+    /// The digest of the trend's latest run, or nil when no run is complete. `details` comes from
+    /// `RunStore.digestDetails`; lists are cut to `listLimit` entries.
+    public init?(trend: TrendReport, details: DigestDetails, site: String, listLimit: Int = 10) {
+        guard let run = trend.runs.last, let latest = trend.latest else { return nil }
+        self.site = site
+        runId = run.runId
+        startedAt = run.startedAt
+        pages = Pages(planned: run.coverage.planned, audited: run.coverage.crawled, failed: run.coverage.failed)
+        violations = run.violations
+        needsReview = run.needsReview
+        let previousRun = trend.runs.dropLast().last
+        change = run.comparison.map { comparison in
+            Change(
+                previousRunId: comparison.previousRunId, previousStartedAt: previousRun?.startedAt ?? details.previousStartedAt ?? run.startedAt,
+                newIssues: comparison.newIssues, fixedIssues: comparison.fixedIssues, persistingIssues: comparison.persistingIssues,
+                newInstances: comparison.newInstances, fixedInstances: comparison.fixedInstances,
+                previousViolationIssues: comparison.fixedIssues + comparison.persistingIssues, caveats: comparison.changes
+            )
+        }
+        let openViolations = latest.openIssues.filter { $0.outcome == "violation" }
+        var groups: [String: NewIssueGroup] = [:]
+        for issue in openViolations where issue.isNew {
+            let place = issue.component ?? issue.pageType ?? "other"
+            let key = issue.ruleId + "\u{1F}" + place
+            groups[key, default: NewIssueGroup(ruleId: issue.ruleId, impact: issue.impact, place: place, issues: [], pages: 0)].issues.append(Self.digestIssue(issue))
+            groups[key]?.pages += issue.pageCount
+        }
+        let rank = ["critical": 3, "serious": 2, "moderate": 1, "minor": 0]
+        newIssues = groups.values.sorted {
+            (rank[$0.impact, default: 0], $0.pages, $1.ruleId, $1.place) > (rank[$1.impact, default: 0], $1.pages, $0.ruleId, $0.place)
+        }
+        .prefix(listLimit).map { group in
+            var group = group
+            group.issues = Array(group.issues.sorted { ($0.pages, $1.issueKey) > ($1.pages, $0.issueKey) }.prefix(listLimit))
+            return group
+        }
+        biggestFixes = Array(details.fixedIssues.prefix(listLimit))
+        oldestOpen = Array(openViolations.sorted { ($0.firstSeenAt, $1.pageCount, $0.issueKey) < ($1.firstSeenAt, $0.pageCount, $1.issueKey) }
+            .prefix(listLimit).map(Self.digestIssue))
+        coverage = CoverageChange(
+            vanishedPages: details.vanishedPages.count, vanishedExamples: Array(details.vanishedPages.prefix(listLimit)),
+            failedPages: details.failedPages.count, newlyFailedPages: details.newlyFailed,
+            failedExamples: Array(details.failedPages.prefix(listLimit))
+        )
+    }
+
+    private static func digestIssue(_ issue: OpenIssue) -> DigestIssue {
+        DigestIssue(
+            issueKey: issue.issueKey, ruleId: issue.ruleId, impact: issue.impact, pageType: issue.pageType, component: issue.component,
+            owner: issue.owner, pages: issue.pageCount, firstSeenAt: issue.firstSeenAt, exampleUrl: issue.example.url
+        )
+    }
+}
+
+/// What the digest needs beyond the trend: the previous run's fixed issues and the pages that
+/// vanished or failed. Read from the stored runs, not from the findings of either.
+public struct DigestDetails: Sendable, Equatable {
+    public var previousStartedAt: Date?
+    public var fixedIssues: [WeeklyDigest.DigestIssue] = []
+    public var vanishedPages: [String] = []
+    public var failedPages: [WeeklyDigest.FailedPage] = []
+    public var newlyFailed = 0
+
+    public init(previousStartedAt: Date? = nil) {
+        self.previousStartedAt = previousStartedAt
+    }
+}
+
+extension RunStore {
+    /// The digest's details for complete run `run` against complete run `previous` (nil for the first).
+    public func digestDetails(run: RunID, previous: RunID?) throws -> DigestDetails {
+        try withDatabase { database in
+            try database.transaction(immediate: false) {
+                let now = SQLiteValue.integer(run.rawValue)
+                var details = DigestDetails()
+                try database.forEachRow(
+                    "SELECT url, status_code, error FROM pages WHERE run_id = ? AND (error IS NOT NULL OR status_code >= 400) ORDER BY url", [now]
+                ) { row in
+                    let problem = row.optionalString(2) ?? "HTTP \(row.int(1))"
+                    details.failedPages.append(WeeklyDigest.FailedPage(url: row.string(0), problem: problem))
+                }
+                guard let previous else { return details }
+                let before = SQLiteValue.integer(previous.rawValue)
+                details.previousStartedAt = try database.queryFirst("SELECT started_at FROM runs WHERE id = ?", [before]) {
+                    Date(timeIntervalSince1970: $0.double(0))
+                }
+                details.fixedIssues = try database.query(
+                    """
+                    SELECT before.issue_key, before.rule_id, before.impact, before.page_type, before.component_key, before.owner, before.instances,
+                           pages.url
+                    FROM run_issues AS before
+                    JOIN findings ON findings.id = before.example_finding_id
+                    JOIN pages ON pages.id = findings.page_id
+                    WHERE before.run_id = ? AND before.outcome = 'violation'
+                      AND NOT EXISTS (SELECT 1 FROM run_issues AS now WHERE now.run_id = ? AND now.issue_key = before.issue_key)
+                    ORDER BY before.instances DESC, before.rule_id, before.issue_key
+                    """,
+                    [before, now]
+                ) { row in
+                    WeeklyDigest.DigestIssue(
+                        issueKey: row.string(0), ruleId: row.string(1), impact: row.string(2), pageType: row.optionalString(3),
+                        component: row.optionalString(4), owner: row.optionalString(5), pages: row.int(6), firstSeenAt: nil,
+                        exampleUrl: row.string(7)
+                    )
+                }
+                details.vanishedPages = try database.query(
+                    """
+                    SELECT url FROM pages AS then
+                    WHERE then.run_id = ? AND then.error IS NULL AND then.audit_ms IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM pages AS now WHERE now.run_id = ? AND now.url = then.url)
+                    ORDER BY url
+                    """,
+                    [before, now]
+                ) { $0.string(0) }
+                details.newlyFailed = try database.queryFirst(
+                    """
+                    SELECT COUNT(*) FROM pages AS now
+                    WHERE now.run_id = ? AND (now.error IS NOT NULL OR now.status_code >= 400)
+                      AND NOT EXISTS (SELECT 1 FROM pages AS then WHERE then.run_id = ? AND then.url = now.url
+                                      AND (then.error IS NOT NULL OR then.status_code >= 400))
+                    """,
+                    [now, before]
+                ) { $0.int(0) } ?? 0
+                return details
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import CanopyHistory
+import Foundation
+
+/// digest.md: the weekly digest as Markdown for people, short enough for a chat message. Links
+/// point into the HTML report (`reportLink`, relative to the reports folder unless the report is
+/// published somewhere and its address given).
+public struct DigestMarkdown: Sendable {
+    public let digest: WeeklyDigest
+    /// index.html, or the published report's address.
+    public let reportLink: String
+
+    public init(digest: WeeklyDigest, reportLink: String = ReportWriter.htmlFile) {
+        self.digest = digest
+        self.reportLink = reportLink
+    }
+
+    public func render() -> String {
+        var lines = ["# Accessibility digest: \(digest.site), run \(digest.runId) of \(Self.day(digest.startedAt))", ""]
+        lines.append(headline())
+        if let caveats = digest.change?.caveats, !caveats.isEmpty {
+            lines.append("")
+            lines.append("> Not only the site changed since the last run: \(caveats.joined(separator: "; ")).")
+        }
+        if !digest.newIssues.isEmpty {
+            let count = digest.newIssues.reduce(0) { $0 + $1.issues.count }
+            lines += ["", "## New issues (\(count))", ""]
+            for group in digest.newIssues {
+                let issues = group.issues.count == 1 ? "1 issue" : "\(group.issues.count) issues"
+                let first = group.issues[0]
+                lines.append("- **\(group.ruleId)** (\(group.impact)), \(Self.place(group.place)): \(issues) on \(Self.pages(group.pages)) — [see it](\(link(first)))")
+            }
+        }
+        if !digest.biggestFixes.isEmpty {
+            lines += ["", "## Biggest fixes", ""]
+            for issue in digest.biggestFixes {
+                lines.append("- \(issue.ruleId) (\(issue.impact)), \(Self.place(issue.component ?? issue.pageType ?? "other")): gone from \(Self.pages(issue.pages))")
+            }
+        }
+        if !digest.oldestOpen.isEmpty {
+            lines += ["", "## Oldest open issues", ""]
+            for issue in digest.oldestOpen.prefix(5) {
+                let since = issue.firstSeenAt.map { "open since \(Self.day($0)) (\(Self.age(from: $0, to: digest.startedAt)))" } ?? "open"
+                lines.append("- \(issue.ruleId) (\(issue.impact)), \(Self.place(issue.component ?? issue.pageType ?? "other")): \(since), \(Self.pages(issue.pages)) — [see it](\(link(issue)))")
+            }
+        }
+        let coverage = digest.coverage
+        if coverage.vanishedPages > 0 || coverage.failedPages > 0 {
+            lines += ["", "## Coverage", ""]
+            if coverage.vanishedPages > 0 {
+                let since = digest.change.map { " since run \($0.previousRunId)" } ?? ""
+                lines.append("- \(Self.pages(coverage.vanishedPages)) vanished\(since): " + Self.list(coverage.vanishedExamples, total: coverage.vanishedPages))
+            }
+            if coverage.failedPages > 0 {
+                let newly = coverage.newlyFailedPages > 0 ? " (\(coverage.newlyFailedPages) newly)" : ""
+                let examples = coverage.failedExamples.map { "\($0.url) (\($0.problem))" }
+                lines.append("- \(Self.pages(coverage.failedPages)) could not be audited\(newly): " + Self.list(examples, total: coverage.failedPages))
+            }
+        }
+        lines += ["", "Full report: \(reportLink)", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    private func headline() -> String {
+        var text = "**\(Self.count(digest.violations.issues, "violation issue"))** on \(Self.count(digest.violations.instances, "page instance"))"
+        if let change = digest.change {
+            text += " (\(change.previousViolationIssues) → \(digest.violations.issues) since run \(change.previousRunId): "
+                + "\(change.newIssues) new, \(change.fixedIssues) fixed)"
+        }
+        text += ", \(digest.needsReview.issues) to review. "
+        text += "\(Self.pages(digest.pages.audited)) audited"
+        if digest.pages.failed > 0 { text += ", \(digest.pages.failed) failed" }
+        return text + "."
+    }
+
+    /// The issue's row in the HTML report's open-issues table.
+    private func link(_ issue: WeeklyDigest.DigestIssue) -> String { "\(reportLink)#issue-\(issue.issueKey)" }
+
+    private static func place(_ name: String) -> String { name == "other" ? "elsewhere" : "on \(name)" }
+
+    private static func pages(_ count: Int) -> String { count == 1 ? "1 page" : "\(count) pages" }
+
+    private static func count(_ value: Int, _ noun: String) -> String { value == 1 ? "1 \(noun)" : "\(value) \(noun)s" }
+
+    private static func list(_ items: [String], total: Int) -> String {
+        items.joined(separator: ", ") + (total > items.count ? ", and \(total - items.count) more" : "")
+    }
+
+    static func age(from start: Date, to end: Date) -> String {
+        let days = Int((end.timeIntervalSince(start) / 86_400).rounded())
+        if days < 14 { return days == 1 ? "1 day" : "\(days) days" }
+        return "\(days / 7) weeks"
+    }
+
+    static func day(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
+    }
+}
+
+extension WeeklyDigest {
+    /// digest.json: sorted keys, ISO 8601 dates, like trend.json.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    public static func decode(_ data: Data) throws -> WeeklyDigest {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(WeeklyDigest.self, from: data)
+    }
+}
