@@ -1,4 +1,5 @@
 import CanopyHistory
+import CanopyKit
 import CanopyStore
 import CanopyTestSupport
 import Foundation
@@ -92,12 +93,13 @@ struct CommandLineTests {
         // The report's path as a person would type it from where they ran the demo.
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("report: open Reports/demo/index.html"))
-        #expect(lines.contains { $0.hasPrefix("week 2: ") && $0.contains("since week 1: 3 new, 3 fixed") })
-        for file in ["index.html", "trend.json", "open-issues.csv", "latest-results.jsonl", "canopy.yml", "canopy.sqlite"] {
+        #expect(lines.contains { $0.hasPrefix("week 2, ") && $0.hasSuffix("3 new and 3 fixed since week 1") })
+        #expect(lines.filter { $0.hasPrefix("week ") }.count == DemoShop.story.count)
+        for file in ["index.html", "trend.json", "open-issues.csv", "latest-results.jsonl", "canopy.yml", "rules.yml", "canopy.sqlite"] {
             #expect(FileManager.default.fileExists(atPath: folder.file("Reports/demo/\(file)")), "\(file)")
         }
         let trend = try TrendReport.decode(Data(contentsOf: URL(fileURLWithPath: folder.file("Reports/demo/trend.json"))))
-        #expect(trend.runs.count == 2)
+        #expect(trend.runs.count == DemoShop.story.count)
     }
 
     @Test func reportWritesTheReportsOfAStoreACrawlMade() throws {

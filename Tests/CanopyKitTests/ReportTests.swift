@@ -309,7 +309,7 @@ struct ReportTests {
         #expect(ReportChecks.violations(ofHTML: html) == [])
     }
 
-    @Test("a rule-set or configuration change is marked on both charts, in the legend and in the list of changes, and only there")
+    @Test("a rule-set or configuration change is marked on both charts, labelled with what changed (text, tooltip, text alternative), in the legend and in the list of changes, and only there")
     func ruleSetChangeMarker() throws {
         func store(changingRulesAt changed: Int?) throws -> (ReportTestFolder, TrendReport) {
             let folder = try ReportTestFolder("report-marker")
@@ -350,15 +350,31 @@ struct ReportTests {
         #expect(found[0] == [String(format: "%.1f", 52 + 2 * 696 / 4.0)], "the issues chart: before the third of four runs")
         #expect(found[1] == [String(format: "%.1f", 52 + 1 * 696 / 3.0)], "the new-and-fixed chart: before the second of three compared runs")
         #expect(found[2].isEmpty && found[3].isEmpty)
-        #expect(html.contains("<li><span class=\"swatch\" style=\"background:#1d4ed8\" aria-hidden=\"true\"></span>rule set or configuration changed before this run</li>"))
         #expect(html.contains("<li>Run 3 (2024-01-19): rules added: label</li>"))
-        #expect(html.contains("1 runs marked for a rule-set or configuration change"))
+
+        // Each marker says what changed: a visible label beside it and a tooltip; the chart's
+        // text alternative says it too (a screen reader does not read inside a role="img" chart),
+        // and the legend names the marker by its shape, not by colour alone.
+        let document = HTMLParser().parse(html: html)
+        let charts = document.elements.filter { $0.localName == "svg" }
+        for chart in charts.prefix(2) {
+            let groups = chart.descendants.filter { $0.localName == "g" && $0.classNames.contains("change-marker") }
+            #expect(groups.count == 1)
+            let parts = groups.first.map { group in group.descendants.filter { $0.localName == "title" || $0.localName == "text" }.map(\.textContent) }
+            #expect(parts == ["Run 3 (2024-01-19): rules added: label", "rules added: label"])
+            #expect(chart.attribute("aria-label")?.contains("Marked with a dashed line where not only the site changed: run 3 (2024-01-19), rules added: label.") == true)
+        }
+        #expect(charts.dropFirst(2).allSatisfy { !($0.attribute("aria-label") ?? "").contains("dashed") })
+        let legendEntry = "<li><span class=\"swatch swatch-marker\" style=\"border-color:#1d4ed8\" aria-hidden=\"true\"></span>"
+            + "dashed line, labelled: the rule set, configuration or Canopy version changed before this run</li>"
+        #expect(html.components(separatedBy: legendEntry).count - 1 == 2, "in both trend charts' legends")
+        #expect(ReportChecks.violations(ofHTML: html) == [])
 
         let (_, steadyTrend) = try store(changingRulesAt: nil)
         let steady = TrendHTMLReport(report: steadyTrend, siteName: "shop.example").render()
         let steadyMarkers = markers(steady)
         #expect(steadyMarkers.count == 4 && steadyMarkers.allSatisfy { $0.isEmpty })
-        #expect(!steady.contains("rule set or configuration changed before this run"))
+        #expect(!steady.contains("change-marker") && !steady.contains("swatch swatch-marker") && !steady.contains("Marked with a dashed line"))
         #expect(steady.contains("None: every run in the trend used the same rules"))
     }
 
@@ -373,7 +389,7 @@ struct ReportTests {
         #expect(demo.exitStatus == .passed, "\(demo.messages)")
         let report = try #require(demo.report)
         let runs = report.trend.runs
-        #expect(runs.count == 2)
+        #expect(runs.count == DemoShop.story.count)
 
         // The same page with every chart emptied but kept in place (same size, same layout): the
         // difference between the two screenshots is what the charts drew.

@@ -17,20 +17,42 @@ struct SVGCharts {
         let label: String
         let values: [Int]
         /// Draws a dashed marker before the column: something other than the site changed there.
-        var marked = false
+        var marker: Marker? = nil
+
+        var marked: Bool { marker != nil }
+    }
+
+    /// What changed before a column besides the site. The label is written beside the marker,
+    /// shortened to the room there; the detail is the marker's tooltip. Neither replaces the
+    /// chart's own text alternative, which must name the change too (a role="img" chart's inner
+    /// text is not read out).
+    struct Marker {
+        /// e.g. "rules added: empty-table-header"
+        let label: String
+        /// e.g. "Run 6 (2024-07-06): rules added: empty-table-header"
+        let detail: String
     }
 
     static let width = 760
     private static let plotLeft = 52
     private static let plotRight = 12
-    private static let plotTop = 14
+    /// Above the plot: room for the markers' labels when a chart has any.
+    private static let plainTop = 14
+    private static let markedTop = 32
     private static let plotHeight = 200
     private static let axisColor = "#4b5563"
     private static let gridColor = "#d1d5db"
     static let markerColor = "#1d4ed8"
+    /// The markers' labels are text: darker, for the report's 7:1.
+    private static let markerTextColor = "#1e40af"
+    /// A guess at the width of one character of 11-unit text, to shorten labels before they run
+    /// into the next marker.
+    private static let characterWidth = 6.2
 
     /// Columns with their values stacked bottom-up in series order (`stacked`), or side by side.
     static func columns(_ columns: [Column], series: [Series], stacked: Bool, label: String) -> String {
+        let markedIndices = columns.indices.filter { columns[$0].marked }
+        let plotTop = markedIndices.isEmpty ? plainTop : markedTop
         let height = plotTop + plotHeight + 44
         let plotWidth = Double(width - plotLeft - plotRight)
         let totals = columns.map { stacked ? $0.values.reduce(0, +) : ($0.values.max() ?? 0) }
@@ -41,15 +63,23 @@ struct SVGCharts {
         func y(_ value: Int) -> Double { Double(plotTop + plotHeight) - Double(value) / Double(top) * Double(plotHeight) }
 
         var svg = openSVG(height: height, label: label)
-        svg += axes(top: top, height: height)
+        svg += axes(top: top, plotTop: plotTop)
         // Label at most about ten columns so the text never overlaps.
         let labelEvery = max(1, Int((Double(columns.count) / 10).rounded(.up)))
         for (index, column) in columns.enumerated() {
             let left = Double(plotLeft) + Double(index) * slot + (slot - barWidth) / 2
-            if column.marked {
+            if let marker = column.marker {
                 let x = Double(plotLeft) + Double(index) * slot
+                // The label runs right, above the plot, up to the next marker or the plot's end.
+                let end = markedIndices.first { $0 > index }.map { Double(plotLeft) + Double($0) * slot } ?? Double(width - plotRight)
+                let characters = Int((end - x - 8) / characterWidth)
+                svg += "<g class=\"change-marker\"><title>\(HTMLEscaping.escape(marker.detail))</title>"
                 svg += "<line x1=\"\(format(x))\" y1=\"\(plotTop)\" x2=\"\(format(x))\" y2=\"\(plotTop + plotHeight)\" stroke=\"\(markerColor)\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>"
                 svg += "<path d=\"M\(format(x - 5)) \(plotTop - 8)h10l-5 7z\" fill=\"\(markerColor)\"/>"
+                if characters >= 4 {
+                    svg += "<text x=\"\(format(x - 5))\" y=\"\(plotTop - 12)\" font-size=\"11\" fill=\"\(markerTextColor)\">\(HTMLEscaping.escape(shortened(marker.label, to: characters)))</text>"
+                }
+                svg += "</g>"
             }
             if stacked {
                 var base = 0
@@ -95,7 +125,7 @@ struct SVGCharts {
             + "viewBox=\"0 0 \(width) \(height)\" width=\"100%\" style=\"max-width:\(width)px\">"
     }
 
-    private static func axes(top: Int, height: Int) -> String {
+    private static func axes(top: Int, plotTop: Int) -> String {
         var svg = ""
         for step in 0...4 {
             let value = top * step / 4

@@ -245,19 +245,19 @@ private struct HTMLPage {
             SVGCharts.Column(
                 label: dates.short(run.startedAt),
                 values: impacts.map { impact in run.byImpact.first { $0.name == impact.impact }?.issues ?? 0 },
-                marked: !(run.comparison?.changes.isEmpty ?? true)
+                marker: marker(run)
             )
         }
         let first = runs[0], last = runs[runs.count - 1]
-        let markedCount = columns.count(where: \.marked)
+        let changed = runs.filter { marker($0) != nil }
         raw("<h3>Violation issues per run, by impact</h3>\n<figure>\n")
         raw(SVGCharts.columns(
             columns, series: impacts.map { SVGCharts.Series(name: $0.impact, color: $0.color) }, stacked: true,
             label: "Stacked bar chart of violation issues per run by impact, \(runs.count) runs from \(dates.date(first.startedAt)) to \(dates.date(last.startedAt)); "
-                + "latest run \(last.violations.issues) issues. \(markedCount) runs marked for a rule-set or configuration change. The table below lists every number."
+                + "latest run \(last.violations.issues) issues. \(markedRuns(changed))The table below lists every number."
         ))
         raw("<figcaption>")
-        legend(impacts.map { ($0.impact, $0.color) } + (markedCount > 0 ? [("rule set or configuration changed before this run", SVGCharts.markerColor)] : []))
+        legend(impacts.map { ($0.impact, $0.color) }, marker: !changed.isEmpty)
         raw("</figcaption>\n</figure>\n")
 
         raw("<h3>New and fixed issues per run</h3>\n<figure>\n")
@@ -269,16 +269,16 @@ private struct HTMLPage {
                 compared.map { run in
                     SVGCharts.Column(
                         label: dates.short(run.startedAt), values: [run.comparison?.newIssues ?? 0, run.comparison?.fixedIssues ?? 0],
-                        marked: !(run.comparison?.changes.isEmpty ?? true)
+                        marker: marker(run)
                     )
                 },
                 series: [SVGCharts.Series(name: "new", color: TrendHTMLReport.newColor), SVGCharts.Series(name: "fixed", color: TrendHTMLReport.fixedColor)],
                 stacked: false,
                 label: "Bar chart of new and fixed violation issues per run against the run before, \(compared.count) runs; latest run "
-                    + "\(last.comparison?.newIssues ?? 0) new and \(last.comparison?.fixedIssues ?? 0) fixed. The table below lists every number."
+                    + "\(last.comparison?.newIssues ?? 0) new and \(last.comparison?.fixedIssues ?? 0) fixed. \(markedRuns(changed))The table below lists every number."
             ))
             raw("<figcaption>")
-            legend([("new", TrendHTMLReport.newColor), ("fixed", TrendHTMLReport.fixedColor)])
+            legend([("new", TrendHTMLReport.newColor), ("fixed", TrendHTMLReport.fixedColor)], marker: !changed.isEmpty)
             raw("</figcaption>\n")
         }
         raw("</figure>\n")
@@ -296,7 +296,6 @@ private struct HTMLPage {
         }
         raw("</tbody>\n</table>\n</details>\n")
 
-        let changed = runs.filter { !($0.comparison?.changes.isEmpty ?? true) }
         raw("<h3>Rule-set and configuration changes</h3>\n")
         if changed.isEmpty {
             raw("<p>None: every run in the trend used the same rules, configuration and Canopy version as the run before it.</p>\n")
@@ -310,12 +309,34 @@ private struct HTMLPage {
         raw("</section>\n")
     }
 
-    private mutating func legend(_ entries: [(String, String)]) {
+    /// `marker` adds the change marker's entry, drawn as the dashed line it explains and named by
+    /// its shape, not by its colour alone.
+    private mutating func legend(_ entries: [(String, String)], marker: Bool = false) {
         raw("<ul class=\"legend\">")
         for (name, color) in entries {
             raw("<li><span class=\"swatch\" style=\"background:\(color)\" aria-hidden=\"true\"></span>\(esc(name))</li>")
         }
+        if marker {
+            raw("<li><span class=\"swatch swatch-marker\" style=\"border-color:\(SVGCharts.markerColor)\" aria-hidden=\"true\"></span>")
+            raw("dashed line, labelled: the rule set, configuration or Canopy version changed before this run</li>")
+        }
         raw("</ul>")
+    }
+
+    /// The chart marker for a run compared under other rules, configuration or Canopy version.
+    private func marker(_ run: RunTrend) -> SVGCharts.Marker? {
+        guard let changes = run.comparison?.changes, !changes.isEmpty else { return nil }
+        let text = changes.joined(separator: "; ")
+        return SVGCharts.Marker(label: text, detail: "Run \(run.runId) (\(dates.date(run.startedAt))): \(text)")
+    }
+
+    /// The marked runs in words, for a chart's text alternative: a marker's label and tooltip are
+    /// inside the image, where a screen reader does not go.
+    private func markedRuns(_ runs: [RunTrend]) -> String {
+        guard !runs.isEmpty else { return "" }
+        let shown = runs.suffix(5).map { "run \($0.runId) (\(dates.date($0.startedAt))), \($0.comparison?.changes.joined(separator: "; ") ?? "")" }
+        let earlier = runs.count > shown.count ? "; \(runs.count - shown.count) earlier ones are listed below" : ""
+        return "Marked with a dashed line where not only the site changed: \(shown.joined(separator: "; "))\(earlier). "
     }
 
     // MARK: Where the issues are
@@ -529,6 +550,7 @@ private struct HTMLPage {
         figure{margin:0 0 1rem}
         .legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem}
         .swatch{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-.1rem;border-radius:2px}
+        .swatch-marker{width:0;margin-left:.4rem;margin-right:.75rem;border-left:2px dashed;border-radius:0}
         table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}
         caption{text-align:left;font-weight:600;padding:.25rem 0}
         th,td{border:1px solid #d1d5db;padding:.3rem .5rem;text-align:left;vertical-align:top}
