@@ -91,3 +91,27 @@ struct TreeBuildingTests {
         #expect(document.elements(named: "script")[0].textContent == source)
     }
 }
+
+/// Elements HTML5 does not keep in `<head>` end it and start the body, whether libxml2's HTML 4
+/// tables know their names (`<div>`) or not (`<main>`, `<nav>`, custom elements), and what
+/// follows them in libxml2's still-open head goes into that one body.
+struct HeadEndingTests {
+    @Test(arguments: ["div", "main", "nav", "section", "header", "footer", "article", "my-widget"])
+    func anElementThatIsNotHeadContentStartsTheBody(name: String) throws {
+        let document = HTMLParser().parse(
+            html: "<!doctype html><html lang=\"en\"><title>T</title><meta charset=\"utf-8\"><\(name) id=\"first\"><h1>Page</h1></\(name)><script>s</script><p>text</p></html>"
+        )
+        let html = try #require(document.documentElement)
+        #expect(html.children.map(\.localName) == ["head", "body"])
+        #expect(document.head?.children.map(\.localName) == ["title", "meta"])
+        #expect(document.body?.children.map(\.localName) == [name, "script", "p"])
+        #expect(document.element(withID: "first")?.parent?.localName == "body")
+        #expect(document.elements.filter { $0.localName == "body" }.count == 1)
+    }
+
+    @Test func anExplicitBodyAfterwardsIsTheSameBody() throws {
+        let document = HTMLParser().parse(html: "<html><head><title>T</title><nav>n</nav></head><body><p>p</p></body></html>")
+        #expect(document.elements.filter { $0.localName == "body" }.count == 1)
+        #expect(document.body?.children.map(\.localName) == ["nav", "p"])
+    }
+}

@@ -102,6 +102,19 @@ final class SAXTreeBuilder {
                 close(fromFrame: outer)
             }
             parent = insertionParent
+            if storage.names[Int(parent)] == "head", !entry.flags.contains(.headContent), !entry.flags.contains(.template),
+               storage.nodes[Int(parent)].parent == root {
+                parent = bodyAfterHead(line: line)
+            }
+        }
+        if entry.name == "body", parent == root, let body = bodyStartedEarly {
+            // libxml2's own `<body>` for the body started when head content ended: one body.
+            frames.append(Frame(
+                node: body, inTree: true, nearestInTree: frames.count, discarding: false, scope: OpenElements().entering(entry.flags), flags: entry.flags
+            ))
+            // Its attributes are dropped: a browser would add those the body lacks, and a late
+            // `<body>` after head content is rare enough not to carry a merge for it.
+            return
         }
         if parent == root { noteElementChildOfRoot(isHead: entry.name == "head") }
 
@@ -247,6 +260,31 @@ final class SAXTreeBuilder {
             storage.insert(implicitHead, before: first)
             needsRenumbering = true
         }
+    }
+
+    /// The `<body>` started by an element that HTML5 does not keep in `<head>` (`<main>`, `<nav>`,
+    /// a custom element: names libxml2's HTML 4 tables do not know close nothing), where libxml2
+    /// left the head open: what it still puts into the head goes into this body, as a browser's does.
+    private var bodyStartedEarly: Int32?
+
+    private func bodyAfterHead(line: Int32) -> Int32 {
+        let body: Int32
+        if let started = bodyStartedEarly {
+            body = started
+        } else {
+            noteElementChildOfRoot(isHead: false)
+            body = storage.append(kind: .element, parent: root, name: "body", line: line)
+            bodyStartedEarly = body
+        }
+        // The head's frame, and the frames libxml2 opened inside it, now insert into the body.
+        for index in frames.indices.reversed() {
+            let node = frames[index].node
+            guard node >= 0, storage.names[Int(node)] == "head" else { continue }
+            let flags = TagFlags(name: "body")
+            frames[index] = Frame(node: body, inTree: true, nearestInTree: index, discarding: false, scope: OpenElements().entering(flags), flags: flags)
+            break
+        }
+        return body
     }
 
     /// Closes frame `index` and every frame above it for the tree, as HTML5 pops those elements.

@@ -19,6 +19,8 @@ struct TagFlags: OptionSet {
     static let definitionItem = TagFlags(rawValue: 1 << 9)
     static let template = TagFlags(rawValue: 1 << 10)
     static let table = TagFlags(rawValue: 1 << 11)
+    /// What HTML5 lets stay in `<head>`; any other element there closes it and starts the body.
+    static let headContent = TagFlags(rawValue: 1 << 12)
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
 
@@ -37,6 +39,8 @@ struct TagFlags: OptionSet {
         case "dd", "dt": flags.insert(.definitionItem)
         case "template": flags.insert(.template)
         case "table": flags.insert(.table)
+        case "base", "basefont", "bgsound", "link", "meta", "noframes", "noscript", "script", "style", "title":
+            flags.insert(.headContent)
         default: break
         }
         self = flags

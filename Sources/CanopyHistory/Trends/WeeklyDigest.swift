@@ -48,8 +48,9 @@ public struct WeeklyDigest: Codable, Sendable, Equatable {
     public struct NewIssueGroup: Codable, Sendable, Equatable {
         public var ruleId: String
         public var impact: String
-        /// Page type or component name; "other" for issues with neither.
-        public var place: String
+        /// Page type (a URL pattern such as `/product/*`) or site-wide component; nil for neither.
+        public var pageType: String?
+        public var component: String?
         public var issues: [DigestIssue]
         public var pages: Int
     }
@@ -104,14 +105,16 @@ public struct WeeklyDigest: Codable, Sendable, Equatable {
         let openViolations = latest.openIssues.filter { $0.outcome == "violation" }
         var groups: [String: NewIssueGroup] = [:]
         for issue in openViolations where issue.isNew {
-            let place = issue.component ?? issue.pageType ?? "other"
-            let key = issue.ruleId + "\u{1F}" + place
-            groups[key, default: NewIssueGroup(ruleId: issue.ruleId, impact: issue.impact, place: place, issues: [], pages: 0)].issues.append(Self.digestIssue(issue))
+            let key = [issue.ruleId, issue.component ?? "", issue.pageType ?? ""].joined(separator: "\u{1F}")
+            groups[key, default: NewIssueGroup(
+                ruleId: issue.ruleId, impact: issue.impact, pageType: issue.component == nil ? issue.pageType : nil, component: issue.component,
+                issues: [], pages: 0
+            )].issues.append(Self.digestIssue(issue))
             groups[key]?.pages += issue.pageCount
         }
         let rank = ["critical": 3, "serious": 2, "moderate": 1, "minor": 0]
         newIssues = groups.values.sorted {
-            (rank[$0.impact, default: 0], $0.pages, $1.ruleId, $1.place) > (rank[$1.impact, default: 0], $1.pages, $0.ruleId, $0.place)
+            (rank[$0.impact, default: 0], $0.pages, $1.ruleId, $1.component ?? $1.pageType ?? "") > (rank[$1.impact, default: 0], $1.pages, $0.ruleId, $0.component ?? $0.pageType ?? "")
         }
         .prefix(listLimit).map { group in
             var group = group
@@ -189,9 +192,9 @@ extension RunStore {
                 }
                 details.vanishedPages = try database.query(
                     """
-                    SELECT url FROM pages AS then
-                    WHERE then.run_id = ? AND then.error IS NULL AND then.audit_ms IS NOT NULL
-                      AND NOT EXISTS (SELECT 1 FROM pages AS now WHERE now.run_id = ? AND now.url = then.url)
+                    SELECT url FROM pages AS earlier
+                    WHERE earlier.run_id = ? AND earlier.error IS NULL AND earlier.audit_ms IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM pages AS current WHERE current.run_id = ? AND current.url = earlier.url)
                     ORDER BY url
                     """,
                     [before, now]
@@ -200,8 +203,8 @@ extension RunStore {
                     """
                     SELECT COUNT(*) FROM pages AS now
                     WHERE now.run_id = ? AND (now.error IS NOT NULL OR now.status_code >= 400)
-                      AND NOT EXISTS (SELECT 1 FROM pages AS then WHERE then.run_id = ? AND then.url = now.url
-                                      AND (then.error IS NOT NULL OR then.status_code >= 400))
+                      AND NOT EXISTS (SELECT 1 FROM pages AS earlier WHERE earlier.run_id = ? AND earlier.url = now.url
+                                      AND (earlier.error IS NOT NULL OR earlier.status_code >= 400))
                     """,
                     [now, before]
                 ) { $0.int(0) } ?? 0

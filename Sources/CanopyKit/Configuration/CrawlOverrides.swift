@@ -39,8 +39,10 @@ public struct CrawlOverrides: Sendable {
     public var excludeSelectors: [String] = []
     public var reports: String?
     public var store: String?
-    /// Replaces `notify.url`.
+    /// Replace `notify.url`, `notify.timeout` and `notify.retries`.
     public var notifyURL: String?
+    public var notifyTimeout: Double?
+    public var notifyRetries: Int?
     /// Replaces `incremental`.
     public var incremental: Bool?
 
@@ -141,6 +143,8 @@ extension CrawlConfiguration {
             }
             result.notify.url = Secret(url)
         }
+        if let timeout = try seconds("notify.timeout", overrides.notifyTimeout) { result.notify.timeout = timeout }
+        if let retries = try at("notify.retries", least: 0, overrides.notifyRetries) { result.notify.retries = retries }
         if let incremental = overrides.incremental { result.incremental = incremental }
         // A new set or list of rules is checked now, rather than when the crawl starts.
         if overrides.ruleSet != nil || overrides.onlyRules != nil {

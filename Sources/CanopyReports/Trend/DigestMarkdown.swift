@@ -27,20 +27,20 @@ public struct DigestMarkdown: Sendable {
             for group in digest.newIssues {
                 let issues = group.issues.count == 1 ? "1 issue" : "\(group.issues.count) issues"
                 let first = group.issues[0]
-                lines.append("- **\(group.ruleId)** (\(group.impact)), \(Self.place(group.place)): \(issues) on \(Self.pages(group.pages)) — [see it](\(link(first)))")
+                lines.append("- **\(group.ruleId)** (\(group.impact)), \(Self.place(component: group.component, pageType: group.pageType)): \(issues) on \(Self.pages(group.pages)) — [see it](\(link(first)))")
             }
         }
         if !digest.biggestFixes.isEmpty {
             lines += ["", "## Biggest fixes", ""]
             for issue in digest.biggestFixes {
-                lines.append("- \(issue.ruleId) (\(issue.impact)), \(Self.place(issue.component ?? issue.pageType ?? "other")): gone from \(Self.pages(issue.pages))")
+                lines.append("- \(issue.ruleId) (\(issue.impact)), \(Self.place(component: issue.component, pageType: issue.pageType)): gone from \(Self.pages(issue.pages))")
             }
         }
         if !digest.oldestOpen.isEmpty {
             lines += ["", "## Oldest open issues", ""]
             for issue in digest.oldestOpen.prefix(5) {
                 let since = issue.firstSeenAt.map { "open since \(Self.day($0)) (\(Self.age(from: $0, to: digest.startedAt)))" } ?? "open"
-                lines.append("- \(issue.ruleId) (\(issue.impact)), \(Self.place(issue.component ?? issue.pageType ?? "other")): \(since), \(Self.pages(issue.pages)) — [see it](\(link(issue)))")
+                lines.append("- \(issue.ruleId) (\(issue.impact)), \(Self.place(component: issue.component, pageType: issue.pageType))\(Self.owner(issue.owner)): \(since), \(Self.pages(issue.pages)) — [see it](\(link(issue)))")
             }
         }
         let coverage = digest.coverage
@@ -75,7 +75,13 @@ public struct DigestMarkdown: Sendable {
     /// The issue's row in the HTML report's open-issues table.
     private func link(_ issue: WeeklyDigest.DigestIssue) -> String { "\(reportLink)#issue-\(issue.issueKey)" }
 
-    private static func place(_ name: String) -> String { name == "other" ? "elsewhere" : "on \(name)" }
+    private static func place(component: String?, pageType: String?) -> String {
+        if let component { return "in the site-wide `\(component)`" }
+        if let pageType { return "on `\(pageType)` pages" }
+        return "on single pages"
+    }
+
+    private static func owner(_ owner: String?) -> String { owner.map { " (owned by \($0))" } ?? "" }
 
     private static func pages(_ count: Int) -> String { count == 1 ? "1 page" : "\(count) pages" }
 
