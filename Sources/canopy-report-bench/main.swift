@@ -39,6 +39,19 @@ do {
         let generation = try seconds { try SyntheticHistory.populate(store: store, runs: runs, pages: pages) }
         print(String(format: "  generated in %.1f s", generation))
     }
+    // Issue 16's budget: a year of weekly runs must stay small enough to carry between CI runs.
+    let writable = try RunStore(path: storePath)
+    try writable.withDatabase { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    let storeBytes = (try FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
+    let exportPath = (storePath as NSString).deletingLastPathComponent + "/canopy-store.sqlite.gz"
+    let exportSeconds = try seconds { _ = try StoreArchive.export(writable, to: exportPath) }
+    let exportBytes = (try FileManager.default.attributesOfItem(atPath: exportPath)[.size] as? Int) ?? 0
+    let storedRuns = max(1, try writable.runs().count)
+    print(String(
+        format: "store size: %.1f MB for %d runs of %d pages: %.2f MB a run, %.0f bytes a page a run; export %.1f MB in %.1f s",
+        Double(storeBytes) / 1_048_576, storedRuns, pages, Double(storeBytes) / 1_048_576 / Double(storedRuns),
+        Double(storeBytes) / Double(storedRuns * pages), Double(exportBytes) / 1_048_576, exportSeconds
+    ))
     let store = try RunStore(path: storePath, readOnly: true)
     print("store: \(storePath), \(try store.runs().count) runs; reports: \(reports)")
     var best = Double.infinity

@@ -46,12 +46,6 @@ struct CrawlCommand: ParsableCommand {
     )
     var notify: String?
 
-    @Flag(
-        inversion: .prefixedNo,
-        help: "Crawl incrementally when the store has a complete run: pages the server reports unchanged keep their findings without being audited again (default: on; replaces `incremental`)."
-    )
-    var incremental: Bool?
-
     @OptionGroup var log: LogOptions
 
     func run() throws {
@@ -80,7 +74,6 @@ struct CrawlCommand: ParsableCommand {
         storage.apply(to: &overrides)
         styles.apply(to: &overrides)
         overrides.notifyURL = notify
-        overrides.incremental = incremental
         let options = SiteCrawl.Options(
             configPath: configuration.config, overrides: overrides, verbosity: log.verbosity,
             environment: ProcessInfo.processInfo.environment, resume: resumeRequest

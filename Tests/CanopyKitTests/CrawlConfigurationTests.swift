@@ -79,11 +79,16 @@ struct CrawlConfigurationTests {
           reports: Reports                       # relative to this file's folder
           store: Reports/canopy.sqlite
 
+        notify:
+          url: ${CHAT_WEBHOOK}                   # the digest goes to the team's channel after each crawl
+
         components:
           min-share: 0.5
         """#
 
-    static let environment = ["STAGING_TOKEN": "tok-3f9a1c", "STAGING_SESSION": "sess-77e2"]
+    static let environment = [
+        "STAGING_TOKEN": "tok-3f9a1c", "STAGING_SESSION": "sess-77e2", "CHAT_WEBHOOK": "https://chat.example/hooks/T0K3N",
+    ]
 
     func parse(_ yaml: String, environment: [String: String] = [:], baseDirectory: String? = nil) throws -> CrawlConfiguration {
         try CrawlConfiguration(yaml: yaml, file: "canopy.yml", baseDirectory: baseDirectory, environment: environment)
@@ -124,6 +129,7 @@ struct CrawlConfigurationTests {
         #expect(configuration.owners.isEmpty)
         #expect(configuration.output.reports == "Reports")
         #expect(configuration.output.storePath == "Reports/canopy.sqlite")
+        #expect(configuration.notify.url == nil)
         #expect(configuration.components.minShare == 0.5)
         #expect(configuration.file == "canopy.yml")
     }
@@ -195,6 +201,9 @@ struct CrawlConfigurationTests {
         #expect(configuration.owners[0].selectors.map(\.text) == ["#launcher", ".zEWidget-webWidget"])
         #expect(configuration.output.reports == realFolder + "/Reports")
         #expect(configuration.output.storePath == realFolder + "/Reports/canopy.sqlite")
+        #expect(configuration.notify.url?.revealed() == "https://chat.example/hooks/T0K3N")
+        #expect(configuration.notify.url?.description == Secret.redacted)
+        #expect((configuration.notify.timeout, configuration.notify.retries) == (10, 2))
         #expect(configuration.components.minShare == 0.5)
         #expect(configuration.file == file)
 

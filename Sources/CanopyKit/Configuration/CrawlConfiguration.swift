@@ -216,9 +216,6 @@ public struct CrawlConfiguration: Sendable, Encodable {
     /// change what a crawl records, so editing it must not flag the next run as reconfigured.
     public var gate = GatePolicy()
     public var notify = Notify()
-    /// Crawl incrementally when the store has a complete run to build on (the default): pages
-    /// the server says are unchanged keep their findings. Left out of `configHash`.
-    public var incremental = true
     /// The configuration file as the user named it; nil when there is none.
     public var file: String?
 

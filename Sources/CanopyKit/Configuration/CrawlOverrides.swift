@@ -43,8 +43,6 @@ public struct CrawlOverrides: Sendable {
     public var notifyURL: String?
     public var notifyTimeout: Double?
     public var notifyRetries: Int?
-    /// Replaces `incremental`.
-    public var incremental: Bool?
 
     public init() {}
 }
@@ -145,7 +143,6 @@ extension CrawlConfiguration {
         }
         if let timeout = try seconds("notify.timeout", overrides.notifyTimeout) { result.notify.timeout = timeout }
         if let retries = try at("notify.retries", least: 0, overrides.notifyRetries) { result.notify.retries = retries }
-        if let incremental = overrides.incremental { result.incremental = incremental }
         // A new set or list of rules is checked now, rather than when the crawl starts.
         if overrides.ruleSet != nil || overrides.onlyRules != nil {
             do {
