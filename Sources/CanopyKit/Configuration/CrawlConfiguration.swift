@@ -192,6 +192,12 @@ public struct CrawlConfiguration: Sendable, Encodable {
         public var retries = 2
 
         public init() {}
+
+        /// `text` as a webhook address: http or https only, so a typo never posts elsewhere.
+        static func webhook(_ text: String) -> Secret? {
+            guard let scheme = URLComponents(string: text)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return nil }
+            return Secret(text)
+        }
     }
 
     /// Where crawling starts; a crawl needs at least one (see `requireStartURLs()`).

@@ -283,11 +283,9 @@ struct CrawlConfigurationParser {
             let path = "notify.\(entry.key)"
             switch entry.key {
             case "url":
-                let url = try substitutingEnvironment(try string(entry.value, path), entry.value, path)
-                guard let scheme = URLComponents(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-                    throw error(entry.value, path, "expected an http or https webhook address")
-                }
-                notify.url = Secret(url)
+                let text = try substitutingEnvironment(try string(entry.value, path), entry.value, path)
+                guard let url = CrawlConfiguration.Notify.webhook(text) else { throw error(entry.value, path, "expected an http or https webhook address") }
+                notify.url = url
             case "timeout": notify.timeout = try seconds(entry.value, path)
             default: notify.retries = try integer(entry.value, path, minimum: 0)
             }

@@ -135,11 +135,9 @@ extension CrawlConfiguration {
         }
         if let reports = overrides.reports { result.output.reports = reports }
         if let store = overrides.store { result.output.store = store }
-        if let url = overrides.notifyURL {
-            guard let scheme = URLComponents(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-                throw failure("notify.url", "expected an http or https webhook address")
-            }
-            result.notify.url = Secret(url)
+        if let text = overrides.notifyURL {
+            guard let url = CrawlConfiguration.Notify.webhook(text) else { throw failure("notify.url", "expected an http or https webhook address") }
+            result.notify.url = url
         }
         if let timeout = try seconds("notify.timeout", overrides.notifyTimeout) { result.notify.timeout = timeout }
         if let retries = try at("notify.retries", least: 0, overrides.notifyRetries) { result.notify.retries = retries }
