@@ -114,10 +114,13 @@ struct HistoryChangeTests {
             let store = try RunStore(path: path)
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")])])
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")]), Self.page("/b", [madeUpFinding("image-alt", signature: "a")])])
-            // What schema version 2 left: neither run_changes nor the later page_links and evidence.
+            // What schema version 2 left: neither run_changes nor the later page_links, evidence and issue_origins.
             try store.withDatabase { database in
                 try database.execute(
-                    "DROP TABLE run_changes; DROP TABLE page_links; ALTER TABLE findings DROP COLUMN evidence; DELETE FROM schema_migrations WHERE version >= 3;"
+                    """
+                    DROP TABLE run_changes; DROP TABLE page_links; ALTER TABLE findings DROP COLUMN evidence; DROP TABLE issue_origins;
+                    DELETE FROM schema_migrations WHERE version >= 3;
+                    """
                 )
             }
             #expect(try store.schemaVersion() == 2)

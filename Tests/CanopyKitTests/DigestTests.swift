@@ -143,3 +143,23 @@ struct DigestTests {
         #expect(FileManager.default.fileExists(atPath: slow.folder.file(ReportWriter.digestFile)))
     }
 }
+
+/// open-issues.sarif, for code-scanning dashboards.
+struct OpenIssuesSARIFTests {
+    @Test("one result per open issue, valid against the SARIF 2.1.0 schema, fingerprinted by issue key")
+    func openIssuesValidate() throws {
+        let folder = try ReportTestFolder("open-issues-sarif")
+        let outcome = SiteDemo().run(SiteDemo.Options(folder: folder.path))
+        #expect(outcome.exitStatus == .passed)
+        let sarif = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: folder.file(ReportWriter.sarifFile))))
+        let schema = try JSONSerialization.jsonObject(with: try GateSchemas.read("sarif-schema-2.1.0.json")) as! [String: Any]
+        let validator = JSONSchemaValidator(root: schema)
+        #expect(validator.errors(sarif) == [])
+        let results = try #require(((sarif as? [String: Any])?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let trend = try #require(outcome.report?.trend.latest)
+        #expect(results.count == trend.openIssues.count)
+        let keys = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["canopyIssue/v1"] }
+        #expect(keys == trend.openIssues.map(\.issueKey))
+        #expect(results.filter { $0["baselineState"] as? String == "new" }.count == trend.openIssues.filter(\.isNew).count)
+    }
+}

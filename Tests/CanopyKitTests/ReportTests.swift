@@ -175,7 +175,9 @@ struct ReportTests {
         #expect(decoded.runs.count == 2)
         #expect(decoded.runs[1].comparison?.rulesAdded == ["label"])
         #expect(decoded.generatedAt == Date(timeIntervalSince1970: 1_800_000_000))
-        #expect(output.files.map { ($0 as NSString).lastPathComponent } == ["index.html", "trend.json", "open-issues.csv", "latest-results.jsonl"])
+        #expect(output.files.map { ($0 as NSString).lastPathComponent } == [
+            "index.html", "trend.json", "open-issues.csv", "latest-results.jsonl", "open-issues.sarif", "digest.md", "digest.json",
+        ])
     }
 
     @Test("CSV fields are quoted as RFC 4180 says and formula-like cells are defused")
