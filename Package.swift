@@ -146,6 +146,8 @@ let package = Package(
                 "CanopyDiagnostics", "CanopyKit", "CanopyHTML", "CanopyStyle", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
                 "CanopyTestSupport", "CanopyLoopbackServer", "CanopyXMLSchema",
                 "CanopySyntheticHistory", "CZlib",
+                // Reads the example CI workflows as the platforms do.
+                .product(name: "Yams", package: "Yams"),
             ],
             // The JUnit XSD and SARIF JSON schema the gate's outputs are validated against.
             resources: [.copy("Schemas")]
