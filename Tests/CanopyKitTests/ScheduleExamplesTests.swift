@@ -144,24 +144,11 @@ struct ScheduleExamplesTests {
         return found
     }
 
-    /// Commands and options that main is adding for issue 16 in parallel. While the built canopy
-    /// lacks them, lines that use them are not failed for it; once it has them they are checked
-    /// like everything else. Delete this after merging with main.
-    static func pendingOnMain(_ arguments: [String], tree: CanopyCommandTree) -> Bool {
-        if arguments.first == "store" { return !tree.hasStoreCommand }
-        if arguments.first == "crawl", let crawl = tree.command.subcommand("crawl") {
-            return ["--notify", "--no-incremental"].contains { option in
-                arguments.contains(option) && crawl.argument(long: String(option.dropFirst(2))) == nil
-            }
-        }
-        return false
-    }
-
     @Test("every canopy command line in the examples and the README parses with canopy's own command tree")
     func everyCanopyCommandLineParses() throws {
         let tree = try #require(CanopyCommandTree.current, "could not read `canopy --experimental-dump-help` from the built canopy")
         let invocations = try Self.invocations()
-        for (source, arguments) in invocations where !Self.pendingOnMain(arguments, tree: tree) {
+        for (source, arguments) in invocations {
             let problems = tree.problems(arguments)
             #expect(problems.isEmpty, "\(source): canopy \(arguments.joined(separator: " ")): \(problems)")
         }
@@ -297,10 +284,7 @@ struct ScheduleExamplesTests {
         #expect(try Self.runCount(home + "/Reports") == 1)
     }
 
-    @Test(
-        "the GitHub workflow's steps keep the history from one fresh runner to the next",
-        .enabled(if: CanopyCommandTree.current?.hasStoreCommand ?? true, "the built canopy has no `store` command yet (main adds it for issue 16)")
-    )
+    @Test("the GitHub workflow's steps keep the history from one fresh runner to the next")
     func githubStepsCarryTheStore() throws {
         let binaryFolder = try #require(ScheduleExamples.binaryFolder, "the canopy executable is not built next to the tests")
         let server = try Self.site()
@@ -351,7 +335,6 @@ struct ScheduleExamplesTests {
 
     @Test(
         "the GitLab job's script keeps the history through the artifacts API",
-        .enabled(if: CanopyCommandTree.current?.hasStoreCommand ?? true, "the built canopy has no `store` command yet (main adds it for issue 16)"),
         .enabled(if: ScheduleExamples.tool("curl") != nil || ScheduleExamples.inCI, "curl is not installed: skipped")
     )
     func gitlabScriptCarriesTheStore() throws {

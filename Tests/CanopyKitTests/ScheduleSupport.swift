@@ -282,7 +282,6 @@ struct CanopyCommandTree: Decodable, Sendable {
         return try? JSONDecoder().decode(CanopyCommandTree.self, from: Data(run.stdout.utf8))
     }()
 
-    var hasStoreCommand: Bool { command.subcommand("store") != nil }
 
     /// What the parser would reject in `canopy arguments`: an unknown subcommand or option, an
     /// option without its value, a value given to a flag, a stray positional argument.
