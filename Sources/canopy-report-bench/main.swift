@@ -42,10 +42,10 @@ do {
     // Issue 16's budget: a year of weekly runs must stay small enough to carry between CI runs.
     let writable = try RunStore(path: storePath)
     try writable.withDatabase { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
-    let storeBytes = (try FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
+    let storeBytes = RunStore.bytesOnDisk(ofStoreAt: storePath)
     let exportPath = (storePath as NSString).deletingLastPathComponent + "/canopy-store.sqlite.gz"
-    let exportSeconds = try seconds { _ = try StoreArchive.export(writable, to: exportPath) }
-    let exportBytes = (try FileManager.default.attributesOfItem(atPath: exportPath)[.size] as? Int) ?? 0
+    var exportBytes = 0
+    let exportSeconds = try seconds { exportBytes = try StoreArchive.export(writable, to: exportPath).bytes }
     let storedRuns = max(1, try writable.runs().count)
     print(String(
         format: "store size: %.1f MB for %d runs of %d pages: %.2f MB a run, %.0f bytes a page a run; export %.1f MB in %.1f s",

@@ -41,7 +41,7 @@ extension RunStore {
     /// current streak began when that streak reaches back into the deleted runs), and the trend
     /// reads them from there. The caller holds the store's `StoreWriterLock`.
     public func prune(_ policy: RetentionPolicy, now: Date = Date()) throws -> PruneOutcome {
-        let bytesBefore = fileBytes
+        let bytesBefore = Self.bytesOnDisk(ofStoreAt: path)
         let (deleted, kept, preserved) = try withDatabase { database in
             try database.transaction { try HistoryPruning(database: database).prune(policy, now: now) }
         }
@@ -52,13 +52,7 @@ extension RunStore {
                 try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             }
         }
-        return PruneOutcome(deletedRuns: deleted, keptCompleteRuns: kept, preservedOrigins: preserved, bytesBefore: bytesBefore, bytesAfter: fileBytes)
-    }
-
-    private var fileBytes: Int {
-        [path, path + "-wal"].reduce(0) { total, file in
-            total + (((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0)
-        }
+        return PruneOutcome(deletedRuns: deleted, keptCompleteRuns: kept, preservedOrigins: preserved, bytesBefore: bytesBefore, bytesAfter: Self.bytesOnDisk(ofStoreAt: path))
     }
 }
 

@@ -130,7 +130,7 @@ public struct SiteDemo: Sendable {
 
     /// One line per week: what happened to the shop, and what the crawl made of it.
     private static func describe(_ week: DemoShop.Week, _ run: RunTrend) -> String {
-        var line = "week \(week.number), \(day(run.startedAt)), \(week.headline): \(run.violations.issues) violation issues on \(run.violations.instances) page instances"
+        var line = "week \(week.number), \(DateText().date(run.startedAt)), \(week.headline): \(run.violations.issues) violation issues on \(run.violations.instances) page instances"
         if let comparison = run.comparison {
             line += ", \(comparison.newIssues) new and \(comparison.fixedIssues) fixed since week \(week.number - 1)"
             if !comparison.changes.isEmpty { line += " (not only the site changed: \(comparison.changes.joined(separator: "; ")))" }
@@ -139,14 +139,6 @@ public struct SiteDemo: Sendable {
             line += " (\(impacts)) over \(run.coverage.crawled) pages"
         }
         return line
-    }
-
-    private static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
     }
 
     /// Removes the store a previous demo left, and nothing else.

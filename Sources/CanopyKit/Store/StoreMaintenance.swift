@@ -1,5 +1,6 @@
 import CanopyDiagnostics
 import CanopyHistory
+import CanopyReports
 import CanopyStore
 import Foundation
 
@@ -84,7 +85,8 @@ public struct StoreMaintenance: Sendable {
             if runs.running > 0 { summary += ", \(runs.running) running" }
             summary += "; \(health.pages) pages, \(health.findings) findings"
             if let first = health.firstRunStartedAt, let latest = health.latestRunStartedAt {
-                summary += "; runs from \(Self.day(first)) to \(Self.day(latest))"
+                let dates = DateText()
+                summary += "; runs from \(dates.date(first)) to \(dates.date(latest))"
             }
             lines.append(.note(summary))
             if health.isNewer {
@@ -132,11 +134,5 @@ public struct StoreMaintenance: Sendable {
 
     static func size(_ bytes: Int) -> String {
         bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : String(format: "%.0f KB", Double(bytes) / 1024)
-    }
-
-    private static func day(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: date)
     }
 }

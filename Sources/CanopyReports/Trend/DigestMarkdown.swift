@@ -15,7 +15,8 @@ public struct DigestMarkdown: Sendable {
     }
 
     public func render() -> String {
-        var lines = ["# Accessibility digest: \(digest.site), run \(digest.runId) of \(Self.day(digest.startedAt))", ""]
+        let dates = DateText()
+        var lines = ["# Accessibility digest: \(digest.site), run \(digest.runId) of \(dates.date(digest.startedAt))", ""]
         lines.append(headline())
         if let caveats = digest.change?.caveats, !caveats.isEmpty {
             lines.append("")
@@ -39,7 +40,7 @@ public struct DigestMarkdown: Sendable {
         if !digest.oldestOpen.isEmpty {
             lines += ["", "## Oldest open issues", ""]
             for issue in digest.oldestOpen.prefix(5) {
-                let since = issue.firstSeenAt.map { "open since \(Self.day($0)) (\(Self.age(from: $0, to: digest.startedAt)))" } ?? "open"
+                let since = issue.firstSeenAt.map { "open since \(dates.date($0)) (\(Self.age(from: $0, to: digest.startedAt)))" } ?? "open"
                 lines.append("- \(issue.ruleId) (\(issue.impact)), \(Self.place(component: issue.component, pageType: issue.pageType))\(Self.owner(issue.owner)): \(since), \(Self.pages(issue.pages)) — [see it](\(link(issue)))")
             }
         }
@@ -95,12 +96,6 @@ public struct DigestMarkdown: Sendable {
         let days = Int((end.timeIntervalSince(start) / 86_400).rounded())
         if days < 14 { return days == 1 ? "1 day" : "\(days) days" }
         return "\(days / 7) weeks"
-    }
-
-    static func day(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: date)
     }
 }
 

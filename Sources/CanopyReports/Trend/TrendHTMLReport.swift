@@ -74,29 +74,6 @@ public struct TrendHTMLReport: Sendable {
     }
 }
 
-/// Formats dates the same way everywhere in the report: UTC, ISO 8601 order.
-private struct DateText {
-    private let day: DateFormatter
-    private let minute: DateFormatter
-
-    init() {
-        func formatter(_ format: String) -> DateFormatter {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = format
-            return formatter
-        }
-        day = formatter("yyyy-MM-dd")
-        minute = formatter("yyyy-MM-dd HH:mm 'UTC'")
-    }
-
-    func date(_ date: Date) -> String { day.string(from: date) }
-    func time(_ date: Date) -> String { minute.string(from: date) }
-    /// `MM-dd`, for chart axes.
-    func short(_ date: Date) -> String { String(day.string(from: date).dropFirst(5)) }
-}
-
 /// The document as it is written, section by section.
 private struct HTMLPage {
     let dates: DateText

@@ -45,7 +45,7 @@ public enum StoreArchive {
             runs = try copy.queryFirst("SELECT COUNT(*) FROM runs") { $0.int(0) } ?? 0
         }
         try Gzip.compress(snapshot, to: path)
-        return Exported(path: path, runs: runs, bytes: fileSize(path), storeBytes: fileSize(store.path) + fileSize(store.path + "-wal"))
+        return Exported(path: path, runs: runs, bytes: fileSize(path), storeBytes: RunStore.bytesOnDisk(ofStoreAt: store.path))
     }
 
     /// What an import put in place.
@@ -148,6 +148,13 @@ public enum StoreArchive {
     }
 }
 
+extension RunStore {
+    /// What a store takes on disk: the file and the write-ahead log not yet merged into it.
+    public static func bytesOnDisk(ofStoreAt path: String) -> Int {
+        StoreArchive.fileSize(path) + StoreArchive.fileSize(path + "-wal")
+    }
+}
+
 /// Why an export file could not become the store. The store is untouched in every case.
 public enum ArchiveError: Error, CustomStringConvertible, Equatable {
     case missing(String)
@@ -199,7 +206,7 @@ public struct StoreHealth: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path) }
         let database = try SQLiteDatabase(path: path, readOnly: true)
         var health = StoreHealth(
-            path: path, bytes: StoreArchive.fileSize(path) + StoreArchive.fileSize(path + "-wal"), schemaVersion: 0
+            path: path, bytes: RunStore.bytesOnDisk(ofStoreAt: path), schemaVersion: 0
         )
         let integrity = try database.query("PRAGMA integrity_check") { $0.string(0) }
         if integrity != ["ok"] { health.problems += integrity.prefix(5).map { "integrity check: \($0)" } }
