@@ -60,7 +60,7 @@ let package = Package(
         .plugin(name: "RuleCatalogPlugin", capability: .buildTool(), dependencies: ["rule-catalog-generator"]),
         .executableTarget(name: "rule-catalog-generator"),
         // Crawling: fetching over HTTP(S) with libcurl, URLs, scope, robots.txt, sitemaps, links.
-        .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CLibXML2", "CanopyHTML", "CanopyStyle"]),
+        .target(name: "CanopyCrawl", dependencies: ["CCurl", "CZlib", "CCrypto", "CLibXML2", "CanopyHTML", "CanopyStyle"]),
         // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.
         .target(name: "CanopyStore", dependencies: ["CSQLite", "CZlib", "CanopyRules", "CanopyCrawl"]),
         // Analysis of history: fingerprints, page types, components, issue keys, trends, gate decisions.
@@ -76,7 +76,7 @@ let package = Package(
             name: "CanopyKit",
             dependencies: [
                 "CanopyDiagnostics", "CanopyHTML", "CanopyStyle", "CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory", "CanopyReports",
-                "CanopyLoopbackServer", "CCrypto",
+                "CanopyLoopbackServer",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Resources/sample.html")]

@@ -151,11 +151,18 @@ public struct SiteCrawl: Sendable {
         }
         outcome.run = run
 
+        let comparison: IncrementalCrawl.Decision
+        do {
+            comparison = try IncrementalCrawl.decide(enabled: configuration.incremental, store: store, start: start, now: now)
+        } catch {
+            comparison = .full(reason: "the store's latest run could not be read (\(error))")
+        }
+        let previous: IncrementalCrawl.Baseline? = if case .incremental(let baseline) = comparison { baseline } else { nil }
         let tally = AuditTally(resumed: finished)
         let stylesheets = PageAuditor.styleSheetFetcher(for: plan)
         let crawler = PageAuditor.crawler(
             crawl: plan, audit: audit, sink: CombinedSink<PageAudit>([storeSink, lines, tally]), progress: progress,
-            resuming: finished.map(\.page), stylesheets: stylesheets
+            resuming: finished.map(\.page), stylesheets: stylesheets, previous: previous
         )
         guard stopper.attach(crawler) else {
             // Stopped (a signal) between opening the store and the first request: nothing was crawled.
@@ -165,9 +172,16 @@ public struct SiteCrawl: Sendable {
             outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "stopped before the crawl began")))
             return outcome
         }
-        let summary: RunSummary
+        var summary: RunSummary
         do throws(FetchError) {
             summary = RunSummary(crawl: try crawler.run(), tally: tally, stylesheets: stylesheets.statistics)
+            switch comparison {
+            case .incremental(let baseline):
+                summary.comparedWithRun = baseline.run.id
+                summary.pagesRestyled = baseline.restyledPages
+            case .full(let reason):
+                summary.fullAuditReason = reason
+            }
         } catch {
             try? store.markInterrupted(run, at: now())
             outcome.interrupted = stopper.wasStopped
@@ -268,6 +282,19 @@ public struct SiteCrawl: Sendable {
         if summary.resumedPages > 0 {
             lines.append("  resumed: \(summary.resumedPages) pages (\(summary.resumedAudited) audited) were recorded before the interruption")
         }
+        if let previous = summary.comparedWithRun {
+            let unchanged = summary.pagesUnchanged.values.reduce(0, +)
+            let how = UnchangedEvidence.allCases.compactMap { evidence in
+                summary.pagesUnchanged[evidence.rawValue].map { "\($0) \(evidence.phrase)" }
+            }
+            var line = "  incremental: \(unchanged) pages unchanged since run \(previous) kept its findings"
+            if !how.isEmpty { line += " (\(how.joined(separator: ", ")))" }
+            line += "; \(summary.pagesAudited - summary.resumedAudited - unchanged) audited"
+            if summary.pagesRestyled > 0 { line += ", \(summary.pagesRestyled) of them for changed stylesheets" }
+            lines.append(line)
+        } else if let reason = summary.fullAuditReason {
+            lines.append("  full audit: \(reason)")
+        }
         let skippedByScope = summary.skippedByScope.values.reduce(0, +)
         lines.append("  failed \(summary.pagesFailed), error status \(summary.pagesWithErrorStatus), not HTML \(summary.pagesNotHTML); "
             + "skipped: \(skippedByScope) out of scope, \(summary.skippedByRobots) by robots.txt, \(summary.skippedByLimit) over max-pages")
@@ -291,6 +318,12 @@ public struct RunSummary: Sendable, Equatable, Encodable {
     public var incomplete = 0
     /// Linked and imported stylesheets the crawl loaded, each once.
     public var stylesheets = StyleSheetStatistics()
+    /// The run an incremental crawl compared with (`crawl.pagesUnchanged` counts what it kept).
+    public var comparedWithRun: RunID?
+    /// Why every page was audited, when the crawl was not incremental.
+    public var fullAuditReason: String?
+    /// Pages whose markup had not changed, audited again because their stylesheets had.
+    public var pagesRestyled = 0
 
     public init(crawl: CrawlSummary, violations: Int = 0, incomplete: Int = 0) {
         self.crawl = crawl
@@ -305,7 +338,7 @@ public struct RunSummary: Sendable, Equatable, Encodable {
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<CrawlSummary, Value>) -> Value { crawl[keyPath: keyPath] }
 
-    private enum CodingKeys: String, CodingKey { case violations, incomplete, stylesheets }
+    private enum CodingKeys: String, CodingKey { case violations, incomplete, stylesheets, comparedWithRun, fullAuditReason, pagesRestyled }
 
     /// One object: the crawl's keys and the audit's side by side, as run-summary.json has them.
     public func encode(to encoder: any Encoder) throws {
@@ -314,6 +347,9 @@ public struct RunSummary: Sendable, Equatable, Encodable {
         try container.encode(violations, forKey: .violations)
         try container.encode(incomplete, forKey: .incomplete)
         try container.encode(stylesheets, forKey: .stylesheets)
+        try container.encode(comparedWithRun, forKey: .comparedWithRun)
+        try container.encode(fullAuditReason, forKey: .fullAuditReason)
+        try container.encode(pagesRestyled, forKey: .pagesRestyled)
     }
 }
 
@@ -335,5 +371,16 @@ final class AuditTally: CrawlSink, @unchecked Sendable {
         guard let audit = page.result else { return }
         violations += audit.violationCount
         incomplete += audit.incompleteCount
+    }
+}
+
+extension UnchangedEvidence {
+    /// How the crawl's summary line puts it.
+    var phrase: String {
+        switch self {
+        case .notModified: "not modified (304)"
+        case .sameContent: "sent again unchanged"
+        case .sitemapLastModified: "not requested (sitemap lastmod)"
+        }
     }
 }

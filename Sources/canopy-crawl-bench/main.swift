@@ -8,6 +8,9 @@
 //     (`canopy crawl` end to end over a generated site it serves itself; fails unless memory stays flat)
 //   swift run -c release canopy-crawl-bench --adversarial
 //     (parse + audit of hostile pages, time and peak memory each; fails if one takes over 10 s)
+//   swift run -c release canopy-crawl-bench --incremental [--mutable-origin URL] [--mutable-root PATH] [--changed-share 0.05]
+//     (three crawls into one store of the editable copy serve-javadoc.sh serves on port 8082: the first,
+//      again with nothing changed, and again after editing a share of the pages; ratios to the first)
 //
 // (`canopy gate` has its own, self-contained benchmark: canopy-gate-bench.)
 //
@@ -69,28 +72,33 @@ func fetchList() throws -> (bodies: [[UInt8]], seconds: Double) {
     return (bodies.all, seconds(since: begin))
 }
 
+/// `canopy crawl` end to end: configuration, crawl and audit, the run store, results.jsonl and the
+/// reports written at the end, into `folder`.
+func crawlSite(from startURL: String, into folder: String, styles: Bool = true) throws -> (RunSummary, Double) {
+    var overrides = CrawlOverrides()
+    overrides.startURLs = [startURL]
+    overrides.includePatterns = [prefix]
+    overrides.maxPages = 1_000_000
+    overrides.maxDepth = 1_000
+    overrides.robots = false
+    overrides.sitemaps = ["none"]
+    overrides.reports = folder
+    overrides.store = folder + "/canopy.sqlite"
+    if !styles { overrides.stylesEnabled = false }
+    let begin = ContinuousClock.now
+    let outcome = SiteCrawl().run(SiteCrawl.Options(overrides: overrides, verbosity: .quiet))
+    let elapsed = seconds(since: begin)
+    guard let summary = outcome.summary else { throw BenchmarkError(outcome.messages.map(\.description).joined(separator: "\n")) }
+    return (summary, elapsed)
+}
+
 func runMode(_ mode: String) throws -> Measurement {
     switch mode {
     case "crawl", "crawl-no-styles":
-        // `canopy crawl` end to end: configuration, crawl and audit, the run store, results.jsonl
-        // and the reports written at the end, into a folder of its own.
         let folder = NSTemporaryDirectory() + "canopy-crawl-bench-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var overrides = CrawlOverrides()
-        overrides.startURLs = [start]
-        overrides.includePatterns = [prefix]
-        overrides.maxPages = 1_000_000
-        overrides.maxDepth = 1_000
-        overrides.robots = false
-        overrides.sitemaps = ["none"]
-        overrides.reports = folder
-        overrides.store = folder + "/canopy.sqlite"
         // The price of styles: the same crawl with linked stylesheets left unloaded.
-        if mode == "crawl-no-styles" { overrides.stylesEnabled = false }
-        let begin = ContinuousClock.now
-        let outcome = SiteCrawl().run(SiteCrawl.Options(overrides: overrides, verbosity: .quiet))
-        let elapsed = seconds(since: begin)
-        guard let summary = outcome.summary else { throw BenchmarkError(outcome.messages.map(\.description).joined(separator: "\n")) }
+        let (summary, elapsed) = try crawlSite(from: start, into: folder, styles: mode == "crawl")
         return Measurement(pages: summary.pagesAudited, bytes: summary.bytes, seconds: elapsed,
                            note: "\(summary.pagesWithErrorStatus) error statuses, \(summary.violations) violations; store, results.jsonl and reports included")
     case "fetch":
@@ -123,6 +131,14 @@ if let pageIndex = CommandLine.arguments.firstIndex(of: "--adversarial-page") {
 
 if CommandLine.arguments.contains("--adversarial") {
     exit(try Adversarial.run())
+}
+
+if CommandLine.arguments.contains("--incremental") {
+    try Incremental.run(
+        start: start, prefix: prefix, urlsFile: urlsFile, origin: option("--mutable-origin", "http://127.0.0.1:8082"), root: option("--mutable-root", "/tmp/canopy-javadoc/mutable"),
+        changedShare: Double(option("--changed-share", "0.05")) ?? 0.05
+    )
+    exit(0)
 }
 
 if CommandLine.arguments.contains("--soak") {

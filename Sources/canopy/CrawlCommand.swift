@@ -46,6 +46,14 @@ struct CrawlCommand: ParsableCommand {
     )
     var notify: String?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Compare with the store's latest complete run: pages that have not changed (a 304, the same bytes, or a sitemap lastmod before that run) keep its findings without being parsed. On by default (the `incremental` key); a change of rules, configuration or Canopy audits every page anyway."
+        )
+    )
+    var incremental: Bool?
+
     @OptionGroup var log: LogOptions
 
     func run() throws {
@@ -74,6 +82,7 @@ struct CrawlCommand: ParsableCommand {
         storage.apply(to: &overrides)
         styles.apply(to: &overrides)
         overrides.notifyURL = notify
+        overrides.incremental = incremental
         let options = SiteCrawl.Options(
             configPath: configuration.config, overrides: overrides, verbosity: log.verbosity,
             environment: ProcessInfo.processInfo.environment, resume: resumeRequest

@@ -33,6 +33,36 @@ struct SitemapParserTests {
         #expect(sitemap.incompleteReason == nil)
     }
 
+    @Test("<lastmod> before or after <loc>, in each W3C date form, as the latest instant it can mean")
+    func lastModified() throws {
+        let sitemap = try parse("""
+            <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+              <url><lastmod>2024-03-05</lastmod><loc>https://example.com/day</loc></url>
+              <url><loc>https://example.com/instant</loc><lastmod>2024-03-05T10:20:30+02:00</lastmod></url>
+              <url><loc>https://example.com/fraction</loc><lastmod>2024-03-05T10:20:30.5Z</lastmod></url>
+              <url><loc>https://example.com/minutes</loc><lastmod>2024-03-05T10:20-05:30</lastmod></url>
+              <url><loc>https://example.com/month</loc><lastmod>2024-02</lastmod></url>
+              <url><loc>https://example.com/year</loc><lastmod>2023</lastmod></url>
+              <url><loc>https://example.com/no-zone</loc><lastmod>2024-03-05T10:20:30</lastmod></url>
+              <url><loc>https://example.com/nonsense</loc><lastmod>last tuesday</lastmod></url>
+              <url><loc>https://example.com/none</loc></url>
+              <url><loc>https://example.com/extension</loc><news:lastmod xmlns:news="urn:x">2024-01-01</news:lastmod></url>
+            </urlset>
+            """)
+        func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+        #expect(sitemap.pageURLs.count == 10)
+        // A bare day ends at midnight in the westernmost zone (UTC-12).
+        #expect(sitemap.lastModified["https://example.com/day"] == utc("2024-03-06T11:59:59Z"))
+        #expect(sitemap.lastModified["https://example.com/instant"] == utc("2024-03-05T08:20:30Z"))
+        #expect(sitemap.lastModified["https://example.com/fraction"] == utc("2024-03-05T10:20:30Z").addingTimeInterval(0.5))
+        #expect(sitemap.lastModified["https://example.com/minutes"] == utc("2024-03-05T15:50:00Z"))
+        #expect(sitemap.lastModified["https://example.com/month"] == utc("2024-03-01T11:59:59Z"))
+        #expect(sitemap.lastModified["https://example.com/year"] == utc("2024-01-01T11:59:59Z"))
+        for unreadable in ["no-zone", "nonsense", "none", "extension"] {
+            #expect(sitemap.lastModified["https://example.com/\(unreadable)"] == nil, "\(unreadable)")
+        }
+    }
+
     @Test func urlSetWithoutNamespace() throws {
         let sitemap = try parse("<urlset><url><loc>http://a.com/1</loc></url><url><loc>http://a.com/2</loc></url></urlset>")
         #expect(sitemap.pageURLs == ["http://a.com/1", "http://a.com/2"])

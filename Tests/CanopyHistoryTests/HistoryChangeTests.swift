@@ -114,11 +114,13 @@ struct HistoryChangeTests {
             let store = try RunStore(path: path)
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")])])
             try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")]), Self.page("/b", [madeUpFinding("image-alt", signature: "a")])])
-            // What schema version 2 left: neither run_changes nor the later page_links, evidence and issue_origins.
+            // What schema version 2 left: neither run_changes nor the later page_links, evidence,
+            // issue_origins, unchanged_since and page_revisions.
             try store.withDatabase { database in
                 try database.execute(
                     """
                     DROP TABLE run_changes; DROP TABLE page_links; ALTER TABLE findings DROP COLUMN evidence; DROP TABLE issue_origins;
+                    DROP TABLE page_revisions; ALTER TABLE pages DROP COLUMN unchanged_since;
                     DELETE FROM schema_migrations WHERE version >= 3;
                     """
                 )

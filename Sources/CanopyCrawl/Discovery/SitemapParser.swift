@@ -1,4 +1,5 @@
 internal import CLibXML2
+import Foundation
 
 /// What one sitemap file lists (sitemaps.org protocol 0.9).
 public struct Sitemap: Sendable, Equatable {
@@ -16,6 +17,10 @@ public struct Sitemap: Sendable, Equatable {
     public var pageURLs: [String]
     /// `<loc>` of each `<sitemap>` of an index.
     public var sitemapURLs: [String]
+    /// The latest instant each page's `<lastmod>` can stand for (the end of the day for a bare
+    /// date, at the earliest time zone), by its `<loc>` as in `pageURLs`: a page modified no
+    /// later than that need not be fetched again if it was crawled after it.
+    public var lastModified: [String: Date] = [:]
     /// Why the lists may be incomplete (too many entries, or XML broken after some
     /// entries were read); nil when the whole file was read.
     public var incompleteReason: String?
@@ -165,6 +170,9 @@ private final class SitemapSAXState {
     private var depth = 0
     private var inEntry = false
     private var locText: [UInt8]?
+    private var lastmodText: [UInt8]?
+    private var entryLoc: String?
+    private var entryLastmod: String?
     private var entries = 0
 
     init(maxEntries: Int) { self.maxEntries = maxEntries }
@@ -190,6 +198,7 @@ private final class SitemapSAXState {
             guard let context, let characters else { return }
             let state = SitemapSAXState.from(context.assumingMemoryBound(to: xmlParserCtxt.self))
             state.locText?.append(contentsOf: UnsafeBufferPointer(start: characters, count: Int(length)))
+            state.lastmodText?.append(contentsOf: UnsafeBufferPointer(start: characters, count: Int(length)))
         }
         // Only the five predefined entities exist: a DTD's own entities, internal or
         // external, are never recorded (libxml2 would otherwise fall back to its own
@@ -220,9 +229,12 @@ private final class SitemapSAXState {
             rootNamespace = namespace
         case 2:
             inEntry = name == entryName && namespace == rootNamespace
+            entryLoc = nil
+            entryLastmod = nil
         case 3:
             // Extension elements such as <image:loc> share the local name but not the namespace.
-            if inEntry, name == "loc", namespace == rootNamespace { locText = [] }
+            guard inEntry, namespace == rootNamespace else { break }
+            if name == "loc" { locText = [] } else if name == "lastmod" { lastmodText = [] }
         default:
             break
         }
@@ -239,9 +251,17 @@ private final class SitemapSAXState {
                 } else {
                     entries += 1
                     if sitemap?.kind == .index { sitemap?.sitemapURLs.append(url) } else { sitemap?.pageURLs.append(url) }
+                    entryLoc = url
                 }
             }
+        } else if depth == 3, let text = lastmodText {
+            lastmodText = nil
+            entryLastmod = ASCII.trimmed(String(decoding: text, as: UTF8.self))
         } else if depth == 2 {
+            // <lastmod> may come before or after <loc>.
+            if inEntry, sitemap?.kind == .urlSet, let entryLoc, let entryLastmod, let date = W3CDateTime.latestInstant(entryLastmod) {
+                sitemap?.lastModified[entryLoc] = date
+            }
             inEntry = false
         }
         depth -= 1
@@ -256,4 +276,45 @@ enum LibXML2Setup {
     }()
 
     static func initialize() { _ = initialized }
+}
+
+/// Dates as sitemaps write them (the W3C profile of ISO 8601: `2026-11-20`,
+/// `2026-11-20T09:30+01:00`, `2026-11-20T09:30:15.5Z`, or just the year or month).
+enum W3CDateTime {
+    /// The latest instant the text can mean: the end of the year, month or day it names when it
+    /// has no time (in the earliest time zone, UTC-12), or the instant it names. Nil when unreadable.
+    static func latestInstant(_ text: String) -> Date? {
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        let dateFields = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...3).contains(dateFields.count), dateFields.allSatisfy({ $0 != nil }), parts[0].count >= 4 else { return nil }
+        let year = dateFields[0]!, month = dateFields.count > 1 ? dateFields[1]! : nil, day = dateFields.count > 2 ? dateFields[2]! : nil
+        guard (1...12).contains(month ?? 1), (1...31).contains(day ?? 1) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        guard parts.count == 2 else {
+            guard let start = calendar.date(from: DateComponents(year: year, month: month ?? 1, day: day ?? 1)) else { return nil }
+            let period: Calendar.Component = day != nil ? .day : month != nil ? .month : .year
+            // The period ends later in time zones west of UTC: at most 12 hours.
+            return calendar.date(byAdding: period, value: 1, to: start)?.addingTimeInterval(12 * 3600 - 1)
+        }
+        guard let day else { return nil }
+        var time = Substring(parts[1])
+        var offset = 0
+        if time.hasSuffix("Z") || time.hasSuffix("z") {
+            time = time.dropLast()
+        } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let zone = time[time.index(after: sign)...].split(separator: ":")
+            guard zone.count == 2, let hours = Int(zone[0]), let minutes = Int(zone[1]), hours <= 14, minutes < 60 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (time[sign] == "-" ? -1 : 1)
+            time = time[..<sign]
+        } else {
+            return nil  // the profile requires a zone with a time
+        }
+        let clock = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(clock.count), let hour = Int(clock[0]), let minute = Int(clock[1]), hour < 24, minute < 60 else { return nil }
+        let seconds = clock.count == 3 ? Double(clock[2]) : 0
+        guard let seconds, seconds >= 0, seconds < 61 else { return nil }
+        guard let local = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)) else { return nil }
+        return local.addingTimeInterval(seconds - Double(offset))
+    }
 }

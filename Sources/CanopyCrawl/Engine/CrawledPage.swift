@@ -48,6 +48,15 @@ public struct CrawledPage<Result: Sendable>: Sendable {
     public var discoveredLinks: [String] = []
     /// The page processor's result; nil when the page was not processed.
     public var result: Result?
+    /// Every followable link of a processed page (normalized, in document order): what an
+    /// incremental crawl follows from the page when it has not changed.
+    public var links: [String] = []
+    /// What the server said of the page's version, to ask next time whether it changed.
+    public var validators: PageValidators?
+    /// SHA-256 of the body of a processed page (hex), to tell next time whether it changed.
+    public var contentDigest: String?
+    /// Set when `result` was carried over from the previous run rather than processed now.
+    public var unchanged: UnchangedEvidence?
 
     public init(url: String, depth: Int, attempts: Int) {
         self.url = url

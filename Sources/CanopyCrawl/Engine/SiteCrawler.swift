@@ -45,6 +45,10 @@ public struct CrawlSummary: Sendable, Codable, Equatable {
     public var resumedPages = 0
     /// How many of those were processed.
     public var resumedAudited = 0
+    /// Pages of an incremental crawl whose result was carried over from the previous run
+    /// (counted in `pagesAudited` too), by how they were known to be unchanged
+    /// (`UnchangedEvidence` raw values).
+    public var pagesUnchanged: [String: Int] = [:]
 
     public init() {}
 
@@ -65,7 +69,15 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         /// `redirects` counts the hops already followed to reach this request.
         case robots(Origin, redirects: Int)
         case sitemap(depth: Int, redirects: Int)
-        case page(depth: Int, requested: CrawlURL, chain: [Redirect])
+        case page(depth: Int, requested: CrawlURL, chain: [Redirect], mode: PageFetch = .plain)
+    }
+
+    private enum PageFetch: Sendable {
+        case plain
+        /// With the previous run's validators: a 304 means the page has not changed.
+        case conditional
+        /// Again without validators, after a 304 for a page that must be processed afresh.
+        case refetch
     }
 
     /// A redirect hop to fetch next, with the record its page has so far.
@@ -123,13 +135,21 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
     private var stopped = false
     private var workers: WorkerPool<FetchCompletion>?
     private let sinkLock = NSLock()
+    /// The previous run of an incremental crawl.
+    private let baseline: IncrementalBaseline<Result>?
+    /// The `<lastmod>` sitemaps gave pages (only with a baseline to compare it with).
+    private var sitemapLastModified: [String: Date] = [:]
 
-    /// - Parameter process: called on a worker thread for every HTML page fetched with a 2xx status.
+    /// - Parameters:
+    ///   - process: called on a worker thread for every HTML page fetched with a 2xx status.
+    ///   - baseline: the previous run, for an incremental crawl: pages that did not change since
+    ///     keep its results instead of being processed.
     public init(
         plan: CrawlPlan, process: @escaping @Sendable (FetchedPage) -> ProcessedPage<Result>, sink: any CrawlSink<Result>,
-        progress: CrawlProgressReporter? = nil, resuming finished: [FinishedPage] = []
+        progress: CrawlProgressReporter? = nil, resuming finished: [FinishedPage] = [], baseline: IncrementalBaseline<Result>? = nil
     ) {
         self.plan = plan
+        self.baseline = baseline
         self.process = process
         self.scope = plan.scope
         self.finished = finished
@@ -261,14 +281,16 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
 
     /// Hands a request to the fetch loop. `counted`: its work was already counted in
     /// `pendingWork` (a page from the frontier).
-    private func submit(url: CrawlURL, kind: JobKind, counted: Bool = false) {
+    private func submit(url: CrawlURL, kind: JobKind, counted: Bool = false, validators: PageValidators? = nil) {
         let tag: Int = lock.withLock {
             nextTag += 1
             jobs[nextTag] = kind
             if !counted { pendingWork += 1 }
             return nextTag
         }
-        lock.withLock { loop }?.submit(FetchJob(request: plan.request(for: url), tag: tag))
+        var request = plan.request(for: url)
+        request.headers += validators?.conditionalHeaders ?? []
+        lock.withLock { loop }?.submit(FetchJob(request: request, tag: tag))
     }
 
     /// Moves pages of `origin` from the frontier to the fetch loop while it has fewer than
@@ -295,7 +317,45 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                 workDone()
                 continue
             }
+            if let baseline {
+                if let carried = carriedBySitemap(url, baseline: baseline) {
+                    releasePage(of: origin)
+                    lock.withLock { progressState.queued -= 1 }
+                    var page = CrawledPage<Result>(url: url.string, depth: entry.depth, attempts: 0)
+                    page.statusCode = carried.statusCode
+                    page.contentType = carried.contentType
+                    page.bytes = carried.bytes
+                    carryOver(carried, as: .sitemapLastModified, into: &page, depth: entry.depth)
+                    finishPage(page)
+                    workDone()
+                    continue
+                }
+                if let validators = baseline.validators(url.string) {
+                    submit(url: url, kind: .page(depth: entry.depth, requested: url, chain: [], mode: .conditional), counted: true, validators: validators)
+                    continue
+                }
+            }
             submit(url: url, kind: .page(depth: entry.depth, requested: url, chain: []), counted: true)
+        }
+    }
+
+    /// The previous run's result for a page its sitemap dates before that run began.
+    private func carriedBySitemap(_ url: CrawlURL, baseline: IncrementalBaseline<Result>) -> CarriedPage<Result>? {
+        guard let modified = lock.withLock({ sitemapLastModified[url.string] }), modified < baseline.previousRunStarted else { return nil }
+        return baseline.carryOver(url.string, nil)
+    }
+
+    /// Gives `page` the previous run's result and follows the links it had then.
+    private func carryOver(_ carried: CarriedPage<Result>, as evidence: UnchangedEvidence, into page: inout CrawledPage<Result>, depth: Int) {
+        page.result = carried.result
+        page.canonicalURL = carried.canonicalURL
+        page.unchanged = evidence
+        page.validators = carried.validators
+        page.contentDigest = carried.contentDigest
+        page.links = carried.links.map(\.string)
+        lock.withLock { summary.pagesUnchanged[evidence.rawValue, default: 0] += 1 }
+        if depth < plan.maxDepth {
+            page.discoveredLinks = carried.links.filter { admit($0, depth: depth + 1) }.map(\.string)
         }
     }
 
@@ -325,7 +385,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         switch kind {
         case .robots(let origin, let redirects): handleRobots(completion, origin: origin, redirects: redirects)
         case .sitemap(let depth, let redirects): handleSitemap(completion, depth: depth, redirects: redirects)
-        case .page(let depth, let requested, let chain): handlePage(completion, depth: depth, requested: requested, chain: chain)
+        case .page(let depth, let requested, let chain, let mode): handlePage(completion, depth: depth, requested: requested, chain: chain, mode: mode)
         }
     }
 
@@ -391,17 +451,22 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
             if let url = try? plan.normalizer.normalize(child) { requestSitemap(url, depth: depth + 1) }
         }
         for page in sitemap.pageURLs {
-            if let url = try? plan.normalizer.normalize(page) { admit(url, depth: 0) }
+            guard let url = try? plan.normalizer.normalize(page) else { continue }
+            // Known before the page is admitted, so it is there when the page's turn comes.
+            if baseline != nil, let modified = sitemap.lastModified[page] {
+                lock.withLock { sitemapLastModified[url.string] = modified }
+            }
+            admit(url, depth: 0)
         }
     }
 
-    private func handlePage(_ completion: FetchCompletion, depth: Int, requested: CrawlURL, chain: [Redirect]) {
+    private func handlePage(_ completion: FetchCompletion, depth: Int, requested: CrawlURL, chain: [Redirect], mode: PageFetch) {
         let url = lock.withLock { () -> String in
             progressState.queued -= 1
             return completion.job.request.url
         }
-        // The first request of a page came from the frontier; redirect hops did not.
-        if chain.isEmpty { releasePage(of: requested.origin) }
+        // The first request of a page came from the frontier; redirect hops and refetches did not.
+        if chain.isEmpty && mode != .refetch { releasePage(of: requested.origin) }
         var page = CrawledPage<Result>(url: requested.string, depth: depth, attempts: completion.attempts)
         page.redirects = chain
         switch completion.result {
@@ -412,6 +477,24 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
             page.contentType = response.contentType
             page.bytes = response.body.count
             page.fetchMilliseconds = response.elapsed * 1000
+            if mode == .conditional, response.status == 304, let baseline {
+                guard let carried = baseline.carryOver(requested.string, nil) else {
+                    // Unchanged markup, but something else it depends on changed: fetch it whole.
+                    lock.withLock { progressState.queued += 1 }
+                    submit(url: requested, kind: .page(depth: depth, requested: requested, chain: [], mode: .refetch))
+                    return
+                }
+                page.statusCode = carried.statusCode
+                page.contentType = carried.contentType
+                page.bytes = carried.bytes
+                carryOver(carried, as: .notModified, into: &page, depth: depth)
+                // A 304 may update the validators; those it leaves out stay as they were.
+                if let fresh = PageValidators(response) {
+                    page.validators = PageValidators(etag: fresh.etag ?? carried.validators?.etag, lastModified: fresh.lastModified ?? carried.validators?.lastModified)
+                }
+                finishPage(page)
+                return
+            }
             if (300..<400).contains(response.status), let location = response.header("Location") {
                 guard let hop = redirectHop(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else { break }
                 advance(hop)  // the target carries the chain on, or records why it ends
@@ -427,10 +510,16 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                 }
             } else if !ContentTypes.isHTML(response.contentType, body: response.body) {
                 page.skip = .notHTML(contentType: response.contentType)
+            } else if chain.isEmpty, mode != .refetch, let baseline, let carried = baseline.carryOver(requested.string, response.body) {
+                carryOver(carried, as: .sameContent, into: &page, depth: depth)
+                page.validators = PageValidators(response)
             } else {
                 let processed = process(FetchedPage(url: url, response: response, depth: depth))
                 page.result = processed.result
                 page.canonicalURL = processed.canonicalURL
+                page.validators = PageValidators(response)
+                page.contentDigest = SHA256.hexDigest(response.body)
+                page.links = processed.links.map(\.string)
                 if depth < plan.maxDepth {
                     page.discoveredLinks = processed.links.filter { admit($0, depth: depth + 1) }.map(\.string)
                 }

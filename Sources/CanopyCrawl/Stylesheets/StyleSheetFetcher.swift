@@ -18,6 +18,8 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
     private let readsFiles: Bool
     private let condition = NSCondition()
     private var loads: [String: StyleSheetLoad] = [:]
+    /// What each sheet's answer was this crawl (its bytes' digest, or why there were none).
+    private var digests: [String: String] = [:]
     private var inFlight: Set<String> = []
     private var counts = StyleSheetStatistics()
 
@@ -54,9 +56,10 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
         inFlight.insert(url)
         condition.unlock()
 
-        let (load, bytes) = fetch(url)
+        let (load, bytes, digest) = fetch(url)
         condition.lock()
         loads[url] = load
+        digests[url] = digest
         inFlight.remove(url)
         counts.requested += 1
         counts.bytes += bytes
@@ -70,42 +73,66 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
         return load
     }
 
-    private func fetch(_ url: String) -> (StyleSheetLoad, Int) {
+    /// One digest for the sheets at `urls` as this crawl finds them (each fetched once per crawl):
+    /// it changes when any of them changes, goes missing or fails, so a page whose markup did not
+    /// change is audited again when its styles did.
+    public func digest(ofSheetsAt urls: [String]) -> String {
+        var lines: [UInt8] = []
+        for url in urls {
+            _ = load(url, relativeTo: nil)
+            condition.lock()
+            let digest = digests[url] ?? "unknown"
+            condition.unlock()
+            lines.append(contentsOf: Array("\(url)\t\(digest)\n".utf8))
+        }
+        return SHA256.hexDigest(lines)
+    }
+
+    private func fetch(_ url: String) -> (StyleSheetLoad, Int, String) {
+        let (load, body) = fetchBody(url)
+        switch load {
+        case .failed(_, let reason): return (load, body?.count ?? 0, "failed: \(reason)")
+        case .loaded(_, _, let missing?): return (load, body?.count ?? 0, "missing: \(missing)")
+        case .loaded: return (load, body?.count ?? 0, SHA256.hexDigest(body ?? []))
+        }
+    }
+
+    private func fetchBody(_ url: String) -> (StyleSheetLoad, [UInt8]?) {
         let lowered = url.lowercased()
         if lowered.hasPrefix("file:") {
             guard readsFiles, let path = URL(string: url)?.path else {
-                return (.failed(url: url, reason: "local files are read only for pages checked from disk"), 0)
+                return (.failed(url: url, reason: "local files are read only for pages checked from disk"), nil)
             }
             guard let data = FileManager.default.contents(atPath: path) else {
                 // As a browser opening the file finds it: no sheet, no rules.
-                return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: ""), missing: "no such file"), 0)
+                return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: ""), missing: "no such file"), nil)
             }
-            return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: Self.decode(data))), data.count)
+            return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: Self.decode(data))), [UInt8](data))
         }
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-            return (.failed(url: url, reason: "not an http(s) URL"), 0)
+            return (.failed(url: url, reason: "not an http(s) URL"), nil)
         }
         guard let request = requestPolicy(url) else {
-            return (.failed(url: url, reason: "outside the crawl's scope, so not fetched"), 0)
+            return (.failed(url: url, reason: "outside the crawl's scope, so not fetched"), nil)
         }
         do {
             let response = try fetcher.fetch(request)
             // Gone for every visitor: a browser gets the same answer and applies nothing, so the
             // page is styled exactly as Canopy sees it. Counted as missing, not as unknown.
             if response.status == 404 || response.status == 410 {
-                return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: ""), missing: "HTTP \(response.status)"), response.body.count)
+                return (.loaded(url: url, sheet: ParsedStyleSheet(parsing: ""), missing: "HTTP \(response.status)"), response.body)
             }
             guard (200..<300).contains(response.status) else {
-                return (.failed(url: url, reason: "HTTP \(response.status)"), response.body.count)
+                return (.failed(url: url, reason: "HTTP \(response.status)"), response.body)
             }
             // Browsers refuse a sheet served as anything but CSS in standards mode; so does Canopy.
             if let type = response.contentType?.lowercased(), !type.isEmpty, !type.hasPrefix("text/css") {
-                return (.failed(url: url, reason: "served as \(type), not text/css"), response.body.count)
+                return (.failed(url: url, reason: "served as \(type), not text/css"), response.body)
             }
             let sheet = ParsedStyleSheet(parsing: Self.decode(Data(response.body)))
-            return (.loaded(url: response.finalURL, sheet: sheet), response.body.count)
+            return (.loaded(url: response.finalURL, sheet: sheet), response.body)
         } catch {
-            return (.failed(url: url, reason: error.description), 0)
+            return (.failed(url: url, reason: error.description), nil)
         }
     }
 

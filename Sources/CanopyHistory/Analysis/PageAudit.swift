@@ -11,6 +11,12 @@ public struct PageAudit: Sendable {
     public var axeJSONLine: [UInt8] = []
     public var components: [ComponentCandidate] = []
     public var seconds: Double = 0
+    /// The linked and imported stylesheets the page's styles came from, and one digest of them
+    /// as this crawl found them: a change in any re-audits the page in the next incremental crawl.
+    public var stylesheetURLs: [String] = []
+    public var stylesheetDigest: String?
+    /// The run whose audit this is, when the page was unchanged since and its result carried over.
+    public var carriedFrom: RunID?
 
     public init(
         title: String? = nil, findings: [FindingRecord] = [], passCounts: [String: Int] = [:], axeJSONLine: [UInt8] = [],

@@ -222,6 +222,9 @@ public struct CrawlConfiguration: Sendable, Encodable {
     /// change what a crawl records, so editing it must not flag the next run as reconfigured.
     public var gate = GatePolicy()
     public var notify = Notify()
+    /// Compare with the store's latest complete run and carry unchanged pages over
+    /// (`IncrementalCrawl`). Left out of `configHash`: a run recorded either way is the same record.
+    public var incremental = true
     /// The configuration file as the user named it; nil when there is none.
     public var file: String?
 

@@ -19,7 +19,7 @@ struct CrawlConfigurationParser {
 
     static let topLevelKeys = [
         "start", "sitemaps", "scope", "limits", "politeness", "styles", "auth", "rules", "exclude", "exclude-by-url",
-        "exclude-by-rule", "owners", "output", "components", "gate", "notify",
+        "exclude-by-rule", "owners", "output", "components", "gate", "notify", "incremental",
     ]
 
     func parse(_ yaml: String) throws(Diagnostic) -> CrawlConfiguration {
@@ -62,6 +62,7 @@ struct CrawlConfigurationParser {
         if let node = section("components") { configuration.components = try components(node) }
         if let node = section("gate") { configuration.gate = try gate(node) }
         if let node = section("notify") { configuration.notify = try notify(node) }
+        if let node = section("incremental") { configuration.incremental = try bool(node, "incremental") }
         return configuration
     }
 

@@ -39,6 +39,8 @@ public struct CrawlOverrides: Sendable {
     public var excludeSelectors: [String] = []
     public var reports: String?
     public var store: String?
+    /// Replaces `incremental`.
+    public var incremental: Bool?
     /// Replace `notify.url`, `notify.timeout` and `notify.retries`.
     public var notifyURL: String?
     public var notifyTimeout: Double?
@@ -133,6 +135,7 @@ extension CrawlConfiguration {
                 throw failure("exclude", "invalid CSS selector: \(error)")
             }
         }
+        if let incremental = overrides.incremental { result.incremental = incremental }
         if let reports = overrides.reports { result.output.reports = reports }
         if let store = overrides.store { result.output.store = store }
         if let text = overrides.notifyURL {

@@ -15,12 +15,14 @@ public struct PageAuditor: Sendable {
     private let parser = HTMLParser()
     private let lineWriter: AxeJSONLineWriter
     private let styles: StyleEnvironment
+    let stylesheets: StyleSheetFetcher
 
     init(crawl: CrawlPlan, audit: AuditPlan, stylesheets: StyleSheetFetcher? = nil) {
         self.crawl = crawl
         self.audit = audit
         self.lineWriter = AxeJSONLineWriter(rules: audit.auditor.rules.map(\.metadata))
-        self.styles = audit.styleEnvironment(loader: stylesheets ?? Self.styleSheetFetcher(for: crawl))
+        self.stylesheets = stylesheets ?? Self.styleSheetFetcher(for: crawl)
+        self.styles = audit.styleEnvironment(loader: self.stylesheets)
     }
 
     /// Fetches the crawl's stylesheets as it fetches its pages: on the crawl's origins, with the
@@ -34,12 +36,16 @@ public struct PageAuditor: Sendable {
 
     /// A crawler that parses, styles and audits every page it fetches; `stylesheets` loads the
     /// sheets they link to (and counts them).
+    /// - Parameter previous: for an incremental crawl, the run to compare with (`IncrementalCrawl`).
     public static func crawler(
         crawl: CrawlPlan, audit: AuditPlan, sink: any CrawlSink<PageAudit>, progress: CrawlProgressReporter? = nil,
-        resuming finished: [FinishedPage] = [], stylesheets: StyleSheetFetcher? = nil
+        resuming finished: [FinishedPage] = [], stylesheets: StyleSheetFetcher? = nil, previous: IncrementalCrawl.Baseline? = nil
     ) -> SiteCrawler<PageAudit> {
         let auditor = PageAuditor(crawl: crawl, audit: audit, stylesheets: stylesheets)
-        return SiteCrawler(plan: crawl, process: { auditor.process($0) }, sink: sink, progress: progress, resuming: finished)
+        return SiteCrawler(
+            plan: crawl, process: { auditor.process($0) }, sink: sink, progress: progress, resuming: finished,
+            baseline: previous.map { $0.crawlerBaseline(auditor: auditor) }
+        )
     }
 
     func process(_ page: FetchedPage) -> ProcessedPage<PageAudit> {
@@ -60,6 +66,11 @@ public struct PageAuditor: Sendable {
         page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))
         page.passCounts = PageRecord.passCounts(of: result)
         page.components = fingerprinter.components
+        if styles.loader != nil {
+            // The index the audit used, from the environment's cache.
+            page.stylesheetURLs = styles.index(for: document).loadedSheetURLs
+        }
+        page.stylesheetDigest = stylesheets.digest(ofSheetsAt: page.stylesheetURLs)
         var processed = ProcessedPage(result: page)
         if let base = try? crawl.normalizer.normalize(url) {
             let links = LinkExtractor(normalizer: crawl.normalizer).extract(from: document, pageURL: base)
@@ -73,6 +84,13 @@ public struct PageAuditor: Sendable {
             passingRules: Set(page.passCounts.keys), to: &processed.result.axeJSONLine
         )
         return processed
+    }
+
+    /// The axe-shaped line of a page whose findings were carried over from an earlier run.
+    func axeJSONLine(url: String, date: Date, findings: [FindingRecord], passingRules: Set<String>) -> [UInt8] {
+        var line: [UInt8] = []
+        lineWriter.appendLine(url: url, timestamp: AxeTimestamp.string(date), findings: findings.map(\.finding), passingRules: passingRules, to: &line)
+        return line
     }
 
     /// Vendor widgets are components of their own, whatever their markup.

@@ -53,5 +53,13 @@ extension PageRecord {
             error: page.error, findings: page.result?.findings ?? [], passCounts: page.result?.passCounts ?? [:],
             components: page.result?.components ?? [], discoveredLinks: page.discoveredLinks
         )
+        if let audit = page.result {
+            revision = PageRevision(
+                etag: page.validators?.etag, lastModified: page.validators?.lastModified, contentDigest: page.contentDigest,
+                stylesheetURLs: audit.stylesheetURLs, stylesheetDigest: audit.stylesheetDigest, links: page.links,
+                canonicalURL: page.canonicalURL, unchanged: page.unchanged?.rawValue
+            )
+            unchangedSince = audit.carriedFrom
+        }
     }
 }

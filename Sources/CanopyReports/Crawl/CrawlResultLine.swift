@@ -7,7 +7,8 @@ import CanopyHistory
 /// elsewhere) has only `url` and `crawl`, which says why. `crawl` always has the same keys, null
 /// where nothing is known: see `appendCrawlRecord`. The axe `url` is the document audited (after
 /// redirects); `crawl.requestedURL` is the URL as the crawl planned it, the key of the page in the
-/// run store.
+/// run store. A page an incremental crawl found unchanged has `crawl.unchanged` (how it knew) and
+/// `crawl.unchangedSince` (the run whose audit it carries); its nodes have no source lines.
 public enum CrawlResultLine {
     /// One line, without its line feed. Written as bytes: the axe part is already JSON, and a
     /// page's line runs to tens of kilobytes, which String surgery or JSONEncoder would copy and
@@ -70,6 +71,8 @@ public enum CrawlResultLine {
         key("skipped"); string(page.skippedReason)
         key("status"); number(page.statusCode)
         key("title"); string(page.result?.title)
+        key("unchanged"); string(page.unchanged?.rawValue)
+        key("unchangedSince"); json.append(contentsOf: (page.result?.carriedFrom.map { String($0.rawValue) } ?? "null").utf8)
         json.append(UInt8(ascii: "}"))
     }
 }

@@ -98,6 +98,10 @@ public struct PageRecord: Sendable {
     /// The URLs this page's links brought into the crawl first. Stored with the page until its
     /// run completes, so that a resumed run rebuilds its frontier without fetching the page again.
     public var discoveredLinks: [String]
+    /// What the next incremental crawl compares the page with; nil for a page not audited.
+    public var revision: PageRevision?
+    /// The run whose audit this page carries, when it was unchanged since (nil: audited now).
+    public var unchangedSince: RunID?
 
     public init(
         url: String, finalURL: String? = nil, statusCode: Int? = nil, redirectChain: [String] = [], contentType: String? = nil,
@@ -121,6 +125,59 @@ public struct PageRecord: Sendable {
         self.components = components
         self.discoveredLinks = discoveredLinks
     }
+}
+
+/// What an incremental crawl needs of an audited page to tell next time whether it changed, and
+/// to go on from it without parsing it if it did not.
+public struct PageRevision: Sendable, Equatable {
+    /// The server's validators (`ETag`, `Last-Modified`), sent back as a conditional request.
+    public var etag: String?
+    public var lastModified: String?
+    /// SHA-256 of the body, for servers that send an unchanged page again in full.
+    public var contentDigest: String?
+    /// The linked and imported stylesheets the page's styles came from, and one digest of them all.
+    public var stylesheetURLs: [String]
+    public var stylesheetDigest: String?
+    /// Every followable link of the page, in document order.
+    public var links: [String]
+    public var canonicalURL: String?
+    /// How the page was known unchanged (CanopyCrawl's `UnchangedEvidence`); nil when audited now.
+    public var unchanged: String?
+
+    public init(
+        etag: String? = nil, lastModified: String? = nil, contentDigest: String? = nil, stylesheetURLs: [String] = [],
+        stylesheetDigest: String? = nil, links: [String] = [], canonicalURL: String? = nil, unchanged: String? = nil
+    ) {
+        self.etag = etag
+        self.lastModified = lastModified
+        self.contentDigest = contentDigest
+        self.stylesheetURLs = stylesheetURLs
+        self.stylesheetDigest = stylesheetDigest
+        self.links = links
+        self.canonicalURL = canonicalURL
+        self.unchanged = unchanged
+    }
+}
+
+/// An audited page of the run an incremental crawl compares with.
+public struct BaselinePage: Sendable, Equatable {
+    /// Its row, to read its findings back (`RunStore.carriedAudit(page:)`).
+    public var pageID: Int64
+    public var statusCode: Int
+    public var contentType: String?
+    public var bytes: Int?
+    public var revision: PageRevision
+    /// The run the page was last audited in (its own, or the one it was carried over from).
+    public var auditedIn: RunID
+}
+
+/// What a page's audit recorded, read back to carry it over to a run where the page is unchanged.
+public struct CarriedAudit: Sendable {
+    public var title: String?
+    public var findings: [FindingRecord]
+    public var passCounts: [String: Int]
+    public var components: [ComponentCandidate]
+    public var auditMilliseconds: Double?
 }
 
 /// What resuming a run needs of a page the run already recorded: what the crawl needs to count it

@@ -108,16 +108,31 @@ public final class RunStore: @unchecked Sendable {
         try database.run("DELETE FROM pages WHERE run_id = ? AND url = ?", [runValue, .text(page.url)])
         try database.run(
             """
-            INSERT INTO pages (run_id, url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, fetch_ms, audit_ms, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO pages (run_id, url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, fetch_ms, audit_ms, error,
+                               unchanged_since)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 runValue, .text(page.url), SQLiteValue(page.finalURL), SQLiteValue(page.statusCode), .text(Lines.join(page.redirectChain)),
                 SQLiteValue(page.contentType), SQLiteValue(page.bytes), .integer(Int64(page.depth)), SQLiteValue(page.title),
                 SQLiteValue(page.fetchMilliseconds), SQLiteValue(page.auditMilliseconds), SQLiteValue(page.error),
+                page.unchangedSince.map { .integer($0.rawValue) } ?? .null,
             ]
         )
         let pageValue = SQLiteValue.integer(database.lastInsertRowID)
+        if let revision = page.revision {
+            try database.run(
+                """
+                INSERT INTO page_revisions (page_id, etag, last_modified, content_digest, stylesheets, stylesheet_digest, links, canonical_url, unchanged)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    pageValue, SQLiteValue(revision.etag), SQLiteValue(revision.lastModified), SQLiteValue(revision.contentDigest),
+                    .text(Lines.join(revision.stylesheetURLs)), SQLiteValue(revision.stylesheetDigest), .text(Lines.join(revision.links)),
+                    SQLiteValue(revision.canonicalURL), SQLiteValue(revision.unchanged),
+                ]
+            )
+        }
         for finding in page.findings {
             let component = finding.identity.component
             try database.run(
@@ -164,6 +179,14 @@ public final class RunStore: @unchecked Sendable {
                 // A complete run is never resumed, so the links kept for that are dropped.
                 try database.run(
                     "DELETE FROM page_links WHERE page_id IN (SELECT id FROM pages WHERE run_id = ?)", [.integer(run.rawValue)]
+                )
+                // The next incremental crawl compares with this run only.
+                try database.run(
+                    """
+                    DELETE FROM page_revisions WHERE page_id IN
+                        (SELECT pages.id FROM pages JOIN runs ON runs.id = pages.run_id WHERE runs.status = 'complete' AND runs.id <> ?)
+                    """,
+                    [.integer(run.rawValue)]
                 )
                 try database.run(
                     """
@@ -289,6 +312,76 @@ public final class RunStore: @unchecked Sendable {
                 )
                 return RecordedPage(page, violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0)
             }
+        } }
+    }
+
+    /// The latest complete run: what an incremental crawl compares with.
+    public func latestCompleteRun() throws -> StoredRun? {
+        try withDatabase { database in
+            try database.queryFirst("SELECT \(Self.runColumns) FROM runs WHERE status = 'complete' ORDER BY id DESC LIMIT 1", row: Self.storedRun)
+        }
+    }
+
+    /// The audited pages of a run that an incremental crawl can carry over, by URL: answered
+    /// 2xx at their own URL (no redirect) and on record with their revision.
+    public func baselinePages(run: RunID) throws -> [String: BaselinePage] {
+        try withDatabase { database in
+            var pages: [String: BaselinePage] = [:]
+            try database.forEachRow(
+                """
+                SELECT pages.id, pages.url, pages.status_code, pages.content_type, pages.bytes, pages.unchanged_since,
+                       page_revisions.etag, page_revisions.last_modified, page_revisions.content_digest, page_revisions.stylesheets,
+                       page_revisions.stylesheet_digest, page_revisions.links, page_revisions.canonical_url
+                FROM pages JOIN page_revisions ON page_revisions.page_id = pages.id
+                WHERE pages.run_id = ? AND pages.audit_ms IS NOT NULL AND pages.error IS NULL AND pages.redirect_chain = ''
+                  AND pages.status_code BETWEEN 200 AND 299
+                """,
+                [.integer(run.rawValue)]
+            ) { row in
+                let revision = PageRevision(
+                    etag: row.optionalString(6), lastModified: row.optionalString(7), contentDigest: row.optionalString(8),
+                    stylesheetURLs: Lines.split(row.string(9)), stylesheetDigest: row.optionalString(10), links: Lines.split(row.string(11)),
+                    canonicalURL: row.optionalString(12)
+                )
+                pages[row.string(1)] = BaselinePage(
+                    pageID: row.int64(0), statusCode: row.int(2), contentType: row.optionalString(3), bytes: row.optionalInt(4),
+                    revision: revision, auditedIn: row.optionalInt(5).map { RunID(Int64($0)) } ?? run
+                )
+            }
+            return pages
+        }
+    }
+
+    /// What the audit of a recorded page found, to record it again for a run where the page is unchanged.
+    public func carriedAudit(page pageID: Int64) throws -> CarriedAudit {
+        try withDatabase { database in try database.transaction(immediate: false) {
+            let page = SQLiteValue.integer(pageID)
+            let (title, auditMilliseconds) = try database.queryFirst("SELECT title, audit_ms FROM pages WHERE id = ?", [page]) {
+                ($0.optionalString(0), $0.optionalDouble(1))
+            } ?? (nil, nil)
+            let findings = try database.query(
+                """
+                SELECT rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, component_hash,
+                       component_signature, evidence
+                FROM findings WHERE page_id = ? ORDER BY id
+                """,
+                [page]
+            ) { row in
+                let component: ComponentPlacement? = switch (row.optionalString(8), row.optionalString(9), row.optionalString(10)) {
+                case (let key?, let hash?, let signature?): ComponentPlacement(candidate: ComponentCandidate(key: key, structureHash: hash), elementSignature: signature)
+                default: nil
+                }
+                return FindingRecord(
+                    try Self.finding(row, from: 0, evidence: 11), owner: row.optionalString(6),
+                    identity: FindingIdentity(elementSignature: row.string(7), component: component)
+                )
+            }
+            var passes: [String: Int] = [:]
+            try database.forEachRow("SELECT rule_id, passes FROM rule_passes WHERE page_id = ?", [page]) { passes[$0.string(0)] = $0.int(1) }
+            let components = try database.query(
+                "SELECT component_key, structure_hash FROM page_components WHERE page_id = ? ORDER BY component_key", [page]
+            ) { ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)) }
+            return CarriedAudit(title: title, findings: findings, passCounts: passes, components: components, auditMilliseconds: auditMilliseconds)
         } }
     }
 

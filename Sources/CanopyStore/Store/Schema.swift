@@ -188,6 +188,27 @@ enum Schema {
                 """
             )
         },
+        Migration(version: 7, summary: "what an incremental crawl compares pages with; pages carried over unchanged") { database, _ in
+            // `unchanged_since`: the run whose audit an unchanged page carries (NULL: audited in
+            // its own run). `page_revisions` is kept only for the latest complete run and for
+            // runs not yet complete: `finish` drops the older ones.
+            try database.execute(
+                """
+                ALTER TABLE pages ADD COLUMN unchanged_since INTEGER;
+                CREATE TABLE page_revisions (
+                    page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,
+                    etag TEXT,
+                    last_modified TEXT,
+                    content_digest TEXT,
+                    stylesheets TEXT NOT NULL DEFAULT '',
+                    stylesheet_digest TEXT,
+                    links TEXT NOT NULL DEFAULT '',
+                    canonical_url TEXT,
+                    unchanged TEXT
+                );
+                """
+            )
+        },
     ]
 
     /// Brings the file to `targetVersion` (the current one unless a test wants an older schema).

@@ -52,6 +52,10 @@ public final class StyleRuleIndex: Sendable {
     /// Properties some author rule declares: a property no rule declares is computed without
     /// matching a single selector.
     public let authorDeclared: PropertySet
+    /// Every linked and imported sheet the loader was asked for, in order, each once: what the
+    /// page's styles depend on besides the page itself (an incremental crawl re-audits a page
+    /// when one of them changes).
+    public let loadedSheetURLs: [String]
     /// Whether the page has author styles at all.
     public var isEmpty: Bool { rules.count == userAgentRuleCount }
     /// Style rules directly inside a top-level `@media` whose condition names the orientation,
@@ -101,6 +105,7 @@ public final class StyleRuleIndex: Sendable {
         self.authorDeclared = authorDeclared
         self.userAgentRuleCount = builder.userAgentRuleCount
         self.orientationRules = builder.orientationRules
+        self.loadedSheetURLs = builder.loadedSheetURLs
         let blocks = builder.blocks
         allRules = RuleBuckets(rules, where: { $0.selector.pseudoElement == nil })
         visibilityRules = RuleBuckets(rules, where: {
@@ -145,6 +150,7 @@ public final class StyleRuleIndex: Sendable {
         var layers = LayerTree()
         var userAgentRuleCount = 0
         var orientationRules: [OrientationRule] = []
+        var loadedSheetURLs: [String] = []
         private var addingUserAgent = false
         /// Imports deeper than this are not followed: real sites use two or three levels.
         static let maximumImportDepth = 8
@@ -166,7 +172,10 @@ public final class StyleRuleIndex: Sendable {
                 failures.append(StyleSheetFailure(url: href, reason: "linked stylesheets are not loaded here"))
                 return
             }
-            switch loader.load(href, relativeTo: base) {
+            let load = loader.load(href, relativeTo: base)
+            let requested = loader.resolve(href, relativeTo: base)
+            if !loadedSheetURLs.contains(requested) { loadedSheetURLs.append(requested) }
+            switch load {
             case .failed(let url, let reason):
                 failures.append(StyleSheetFailure(url: url, reason: reason))
             case .loaded(let url, let sheet, _):
