@@ -42,9 +42,10 @@ enum Incremental {
     private static func report(_ label: String, _ summary: RunSummary, _ seconds: Double, against first: Double?) {
         let unchanged = summary.pagesUnchanged.values.reduce(0, +)
         var line = label.padding(toLength: 36, withPad: " ", startingAt: 0)
-            + String(format: "%6d pages %7.2f s  %5d unchanged, %5d audited, %d violations", summary.pagesAudited, seconds, unchanged,
-                     summary.pagesAudited - unchanged, summary.violations)
+            + String(format: "%6d pages %7.2f s (crawl %5.2f s)  %5d unchanged, %5d audited, %d violations", summary.pagesAudited, seconds,
+                     summary.seconds, unchanged, summary.pagesAudited - unchanged, summary.violations)
         if let first { line += String(format: "  = %.3fx the first crawl's time", seconds / first) }
         print(line)
+        fflush(nil)  // each figure as soon as it is known: the whole bench takes minutes
     }
 }

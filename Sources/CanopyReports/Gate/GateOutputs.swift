@@ -195,7 +195,7 @@ public struct GateOutputs {
                 ]],
             ]],
         ]
-        return try JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try SARIFJSON.data(log)
     }
 
     // MARK: Markdown

@@ -18,6 +18,7 @@ public struct OpenIssuesSARIF: Sendable {
         let metadata = Dictionary(uniqueKeysWithValues: RuleCatalog.all.map { ($0.metadata.id, $0.metadata) })
         let (ruleIDs, driverRules) = SARIFRules.descriptors(for: issues.map(\.ruleId), metadata: metadata)
         let ruleIndex = Dictionary(uniqueKeysWithValues: ruleIDs.enumerated().map { ($1, $0) })
+        let dates = ISO8601DateFormatter()
         let results: [[String: Any]] = issues.map { issue in
             let needsReview = issue.outcome != "violation"
             let place = issue.component.map { "the \($0) component" } ?? issue.pageType.map { "\($0) pages" } ?? "the site"
@@ -34,7 +35,7 @@ public struct OpenIssuesSARIF: Sendable {
                 "partialFingerprints": ["canopyIssue/v1": issue.issueKey],
                 "baselineState": issue.isNew ? "new" : "unchanged",
                 "properties": [
-                    "impact": issue.impact, "pages": issue.pageCount, "findings": issue.findingCount, "firstSeen": ISO8601DateFormatter().string(from: issue.firstSeenAt),
+                    "impact": issue.impact, "pages": issue.pageCount, "findings": issue.findingCount, "firstSeen": dates.string(from: issue.firstSeenAt),
                     "snippet": issue.example.snippet, "owner": issue.owner ?? "", "pageType": issue.pageType ?? "", "component": issue.component ?? "",
                 ],
             ]
@@ -48,6 +49,6 @@ public struct OpenIssuesSARIF: Sendable {
                 "automationDetails": ["id": "canopy/crawl/run-\(report.latest?.runId.description ?? "none")"],
             ]],
         ]
-        return try JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try SARIFJSON.data(log)
     }
 }

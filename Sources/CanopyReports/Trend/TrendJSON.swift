@@ -63,14 +63,22 @@ extension TrendReport {
     /// Pretty-printed JSON of a value nested `indent` deep, as the encoder writes it inside a report.
     /// Empty lines (inside an empty array) stay empty, as the encoder leaves them.
     private static func indented(_ json: Data, by indent: Data) -> Data {
-        var result = Data()
-        var atLineStart = true
-        for byte in json {
-            if atLineStart && byte != UInt8(ascii: "\n") { result.append(indent) }
-            result.append(byte)
-            atLineStart = byte == UInt8(ascii: "\n")
+        // Line by line, not byte by byte: byte-wise appends to Data were a visible part of the
+        // end of a crawl (perf, java.base).
+        let bytes = [UInt8](json), indentBytes = [UInt8](indent)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + bytes.count / 4)
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if end > start {
+                result.append(contentsOf: indentBytes)
+                result.append(contentsOf: bytes[start..<end])
+            }
+            if end < bytes.count { result.append(UInt8(ascii: "\n")) }
+            start = end + 1
         }
-        return result
+        return Data(result)
     }
 
     public static func decode(_ data: Data) throws -> TrendReport {
