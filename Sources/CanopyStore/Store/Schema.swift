@@ -196,13 +196,35 @@ enum Schema {
             try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
             let applied = try version(of: database)
             guard applied <= currentVersion else { throw StoreError.newerSchema(found: applied, supported: currentVersion) }
+            let deferred = analyzer.map { _ in DeferredAnalysis() }
             for migration in migrations where migration.version > applied && migration.version <= targetVersion {
-                try migration.apply(database, analyzer)
+                try migration.apply(database, deferred)
                 try database.run(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                     [.integer(Int64(migration.version)), .real(Date().timeIntervalSince1970)]
                 )
             }
+            if let analyzer, let deferred { try deferred.run(with: analyzer, in: database) }
+        }
+    }
+
+    /// The analysis that migrations 2 and 3 ask of runs recorded before them, done once every
+    /// migration is applied: the history layer's analysis reads and writes the current schema,
+    /// not the one a migration leaves halfway.
+    private final class DeferredAnalysis: RunAnalyzer, @unchecked Sendable {
+        private var work: [(any RunAnalyzer, SQLiteDatabase) throws -> Void] = []
+
+        func analyze(_ run: RunID, in database: SQLiteDatabase, comparingInstances: Bool) throws {
+            work.append { try $0.analyze(run, in: $1, comparingInstances: comparingInstances) }
+        }
+
+        func recordInstanceChanges(of run: RunID, in database: SQLiteDatabase) throws {
+            work.append { try $0.recordInstanceChanges(of: run, in: $1) }
+        }
+
+        /// In the order the migrations asked.
+        func run(with analyzer: any RunAnalyzer, in database: SQLiteDatabase) throws {
+            for step in work { try step(analyzer, database) }
         }
     }
 
