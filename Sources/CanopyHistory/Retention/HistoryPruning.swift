@@ -46,11 +46,8 @@ extension RunStore {
             try database.transaction { try HistoryPruning(database: database).prune(policy, now: now) }
         }
         if !deleted.isEmpty {
-            try withDatabase { database in
-                // VACUUM gives the freed pages back to the file system; the checkpoint empties the log.
-                try database.execute("VACUUM")
-                try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            }
+            try deleteUnusedValues()
+            try compact()
         }
         return PruneOutcome(deletedRuns: deleted, keptCompleteRuns: kept, preservedOrigins: preserved, bytesBefore: bytesBefore, bytesAfter: Self.bytesOnDisk(ofStoreAt: path))
     }

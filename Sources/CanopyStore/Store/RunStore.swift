@@ -49,7 +49,19 @@ public final class RunStore: @unchecked Sendable {
                     : StoreError.needsMigration(found: found, required: Schema.currentVersion)
             }
         } else {
-            try Schema.migrate(database, analyzer: analyzer)
+            if try Schema.migrate(database, analyzer: analyzer) {
+                // Best effort: a reader holding the file open can make VACUUM fail, and the store
+                // works as well unvacuumed, only larger until `canopy store prune` compacts it.
+                try? compact()
+            }
+        }
+    }
+
+    /// Gives the file's free pages back to the file system (VACUUM) and empties the log.
+    public func compact() throws {
+        try withDatabase { database in
+            try database.execute("VACUUM")
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 
@@ -465,6 +477,26 @@ public final class RunStore: @unchecked Sendable {
             of: [.text(issueKey)], select: "SELECT id FROM issue_keys WHERE issue_key = ?", insert: "INSERT INTO issue_keys (issue_key) VALUES (?)",
             in: database
         )
+    }
+
+    /// Deletes the text stored once that no row uses any more: what only the runs a prune
+    /// deleted had.
+    public func deleteUnusedValues() throws {
+        try withDatabase { database in
+            try database.transaction {
+                try database.execute(
+                    """
+                    DELETE FROM finding_details WHERE id NOT IN (SELECT detail_id FROM findings);
+                    DELETE FROM issue_keys WHERE id NOT IN (SELECT issue_id FROM findings WHERE issue_id IS NOT NULL)
+                                             AND id NOT IN (SELECT issue_id FROM run_issues);
+                    DELETE FROM components WHERE id NOT IN (SELECT component_id FROM page_components);
+                    DELETE FROM pass_counts WHERE id NOT IN (SELECT pass_counts_id FROM pages WHERE pass_counts_id IS NOT NULL);
+                    """
+                )
+                // Their ids may be given out again, to other text.
+                storedOnce.forgetAll()
+            }
+        }
     }
 
     /// A finding from six columns (rule id, impact, outcome, target, snippet, message) starting at

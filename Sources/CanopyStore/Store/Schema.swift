@@ -9,6 +9,9 @@ enum Schema {
     struct Migration: Sendable {
         let version: Int
         let summary: String
+        /// It rewrites tables into much less space: the store is vacuumed once it is done, so the
+        /// file shrinks rather than keep the freed pages.
+        var shrinksFile = false
         let apply: @Sendable (SQLiteDatabase, (any RunAnalyzer)?) throws -> Void
     }
 
@@ -188,7 +191,8 @@ enum Schema {
                 """
             )
         },
-        Migration(version: 7, summary: "finding text, issue keys, components and pass counts stored once and referenced by id") { database, _ in
+        Migration(version: 7, summary: "finding text, issue keys, components and pass counts stored once and referenced by id", shrinksFile: true) {
+            database, _ in
             try compactFindings(database)
             try compactPageComponents(database)
             try compactPassCounts(database)
@@ -345,20 +349,25 @@ enum Schema {
     }
 
     /// Brings the file to `targetVersion` (the current one unless a test wants an older schema).
-    static func migrate(_ database: SQLiteDatabase, analyzer: (any RunAnalyzer)?, to targetVersion: Int = currentVersion) throws {
+    /// Returns true when a migration applied left the file worth vacuuming (`shrinksFile`).
+    @discardableResult
+    static func migrate(_ database: SQLiteDatabase, analyzer: (any RunAnalyzer)?, to targetVersion: Int = currentVersion) throws -> Bool {
         try database.transaction {
             try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
             let applied = try version(of: database)
             guard applied <= currentVersion else { throw StoreError.newerSchema(found: applied, supported: currentVersion) }
+            var shrunk = false
             let deferred = analyzer.map { _ in DeferredAnalysis() }
             for migration in migrations where migration.version > applied && migration.version <= targetVersion {
                 try migration.apply(database, deferred)
+                shrunk = shrunk || (migration.shrinksFile && applied > 0)
                 try database.run(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                     [.integer(Int64(migration.version)), .real(Date().timeIntervalSince1970)]
                 )
             }
             if let analyzer, let deferred { try deferred.run(with: analyzer, in: database) }
+            return shrunk
         }
     }
 

@@ -11,7 +11,8 @@ import Foundation
 // - `rules` and `pass_counts`: a page's pass counts as one text of rule numbers and counts.
 //
 // None of these has a foreign key pointing at it: deleting an unused value would then look for
-// rows using it in tables without an index for that.
+// rows using it in tables without an index for that. `RunStore.deleteUnusedValues()` removes
+// what no row uses any more.
 
 /// Text compared and hashed by its UTF-8 bytes, as SQLite compares it. Swift's `String` equality
 /// takes canonically equivalent text ("é" as one code point or two) as equal; a value stored once
@@ -86,8 +87,9 @@ struct FindingDetail: Hashable {
 /// under its lock.
 ///
 /// An id is only good while its row exists: ids are given out again once the highest rows are
-/// deleted. So the ids are forgotten when a transaction that wrote them rolls back, and when
-/// another connection has committed anything since the last batch (it may have deleted them).
+/// deleted. So the ids are forgotten when a transaction that wrote them rolls back, when this
+/// store deletes unused values, and when another connection has committed anything since the
+/// last batch (it may have deleted them).
 final class StoredOnce {
     private var details: [FindingDetail: Int64] = [:]
     private var components: [ComponentKey: Int64] = [:]
