@@ -31,55 +31,32 @@ struct ExactText: Hashable {
     }
 }
 
-/// A row of `finding_details`, in its column order.
+/// A row of `finding_details`: its columns' values in order (nil for NULL).
 struct FindingDetail: Hashable {
-    let ruleID, impact, outcome, target, snippet, message: ExactText
-    let owner: ExactText?
-    let elementSignature: ExactText
-    let componentKey, componentHash, componentSignature, evidence: ExactText?
-
-    init(_ finding: FindingRecord) {
-        let component = finding.identity.component
-        ruleID = ExactText(finding.ruleID)
-        impact = ExactText(finding.impact.rawValue)
-        outcome = ExactText(finding.outcome.rawValue)
-        target = ExactText(finding.target)
-        snippet = ExactText(finding.snippet)
-        message = ExactText(finding.message)
-        owner = finding.owner.map(ExactText.init)
-        elementSignature = ExactText(finding.identity.elementSignature)
-        componentKey = component.map { ExactText($0.candidate.key) }
-        componentHash = component.map { ExactText($0.candidate.structureHash) }
-        componentSignature = component.map { ExactText($0.elementSignature) }
-        evidence = RunStore.evidenceJSON(finding.evidence).map(ExactText.init)
-    }
-
-    /// The columns of `Self.columns` from `column` on.
-    init(_ row: SQLiteRow, from column: Int32) {
-        func text(_ offset: Int32) -> ExactText { ExactText(row.string(column + offset)) }
-        func optional(_ offset: Int32) -> ExactText? { row.optionalString(column + offset).map(ExactText.init) }
-        ruleID = text(0)
-        impact = text(1)
-        outcome = text(2)
-        target = text(3)
-        snippet = text(4)
-        message = text(5)
-        owner = optional(6)
-        elementSignature = text(7)
-        componentKey = optional(8)
-        componentHash = optional(9)
-        componentSignature = optional(10)
-        evidence = optional(11)
-    }
+    let fields: [ExactText?]
 
     static let columns: SQL = """
         rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, component_hash, component_signature, evidence
         """
+    static let columnCount: Int32 = 12
 
-    var values: [SQLiteValue] {
-        [ruleID, impact, outcome, target, snippet, message].map { .text($0.text) } + [SQLiteValue(owner?.text), .text(elementSignature.text)]
-            + [componentKey, componentHash, componentSignature, evidence].map { SQLiteValue($0?.text) }
+    init(_ finding: FindingRecord) {
+        let component = finding.identity.component
+        let texts: [String?] = [
+            finding.ruleID, finding.impact.rawValue, finding.outcome.rawValue, finding.target, finding.snippet, finding.message,
+            finding.owner, finding.identity.elementSignature, component?.candidate.key, component?.candidate.structureHash,
+            component?.elementSignature, RunStore.evidenceJSON(finding.evidence),
+        ]
+        fields = texts.map { $0.map(ExactText.init) }
     }
+
+    /// The columns of `Self.columns` from `column` on.
+    init(_ row: SQLiteRow, from column: Int32) {
+        fields = (column..<column + Self.columnCount).map { row.optionalString($0).map(ExactText.init) }
+    }
+
+    var elementSignature: String { fields[7]?.text ?? "" }
+    var values: [SQLiteValue] { fields.map { SQLiteValue($0?.text) } }
 }
 
 /// The ids of values stored once that this connection has looked up or written, so that
@@ -126,7 +103,7 @@ final class StoredOnce {
             // Few rows share an element signature; the one with every column equal is the value.
             var found: Int64?
             try database.forEachRow(
-                "SELECT id, \(FindingDetail.columns) FROM finding_details WHERE element_signature = ?", [.text(detail.elementSignature.text)]
+                "SELECT id, \(FindingDetail.columns) FROM finding_details WHERE element_signature = ?", [.text(detail.elementSignature)]
             ) { row in
                 if found == nil, FindingDetail(row, from: 1) == detail { found = row.int64(0) }
             }
