@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "canopy-crawl-bench",
             dependencies: [
-                "CanopyDiagnostics", "CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules", "CanopyHistory", "CanopySyntheticHistory",
+                "CanopyDiagnostics", "CanopyKit", "CanopyHTML", "CanopyCrawl", "CanopyRules", "CanopyHistory", "CanopyStore", "CanopySyntheticHistory",
                 "CanopyLoopbackServer", "CanopyMeasurement",
             ]
         ),

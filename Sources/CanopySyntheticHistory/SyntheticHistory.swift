@@ -12,9 +12,18 @@ import Foundation
 /// Not part of Canopy's library: a target of its own, used by `canopy-report-bench` and by tests
 /// that need a store of some size (its records are made up, never crawled).
 public enum SyntheticHistory {
+    /// Where generating a history spends its time: recording pages (the crawl's hot path) and
+    /// finishing runs (the end-of-run analysis). Filled in by `populate` when given.
+    public final class Timings {
+        public var recording: Duration = .zero
+        public var finishing: Duration = .zero
+        public init() {}
+    }
+
     /// Records `runs` complete weekly runs of a `pages`-page site into `store`, oldest first.
     @discardableResult
-    public static func populate(store: RunStore, runs: Int = 52, pages: Int = 3_000, seed: UInt64 = 1) throws -> [RunID] {
+    public static func populate(store: RunStore, runs: Int = 52, pages: Int = 3_000, seed: UInt64 = 1, timings: Timings? = nil) throws -> [RunID] {
+        let clock = ContinuousClock()
         var random = SplitMix64(seed: seed)
         let site = Site(pageCount: pages, random: &random)
         var state = WeekState(site: site, random: &random)
@@ -32,14 +41,17 @@ public enum SyntheticHistory {
             batch.reserveCapacity(200)
             for page in site.pages.indices {
                 batch.append(state.record(for: page))
-                if batch.count == 200 {
+                if batch.count == 200 || page == site.pages.count - 1 {
+                    let recording = clock.now
                     try store.record(batch, run: run)
+                    timings?.recording += clock.now - recording
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            try store.record(batch, run: run)
+            let finishing = clock.now
             try store.finish(run, coverage: RunCoverage(planned: pages, crawled: pages, failed: 0, skippedByScope: 40, skippedByRobots: 3),
                              endedAt: started.addingTimeInterval(55))
+            timings?.finishing += clock.now - finishing
             recorded.append(run)
         }
         return recorded

@@ -1,5 +1,6 @@
 import CanopyCrawl
 import CanopyKit
+import CanopyStore
 import Foundation
 
 /// The weekly case: the same site crawled again into the same store. Three crawls of java.base:
@@ -18,9 +19,9 @@ enum Incremental {
         print("site: \(startURL) within \(prefix), an editable copy at \(root); \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
         let (first, firstSeconds) = try crawlSite(from: startURL, into: folder)
-        report("first crawl (every page audited)", first, firstSeconds, against: nil)
+        report("first crawl (every page audited)", first, firstSeconds, against: nil, store: folder)
         let (second, secondSeconds) = try crawlSite(from: startURL, into: folder)
-        report("again, nothing changed", second, secondSeconds, against: firstSeconds)
+        report("again, nothing changed", second, secondSeconds, against: firstSeconds, store: folder)
 
         // Every n-th page of the list gets a new paragraph (a new file, so a new ETag); put back after.
         let step = max(1, Int((1 / changedShare).rounded()))
@@ -36,15 +37,16 @@ enum Incremental {
         }
         defer { for (path, data) in originals { try? data.write(to: URL(fileURLWithPath: path), options: .atomic) } }
         let (third, thirdSeconds) = try crawlSite(from: startURL, into: folder)
-        report("again, \(originals.count) pages edited (\(String(format: "%.0f", changedShare * 100))%)", third, thirdSeconds, against: firstSeconds)
+        report("again, \(originals.count) pages edited (\(String(format: "%.0f", changedShare * 100))%)", third, thirdSeconds, against: firstSeconds, store: folder)
     }
 
-    private static func report(_ label: String, _ summary: RunSummary, _ seconds: Double, against first: Double?) {
+    private static func report(_ label: String, _ summary: RunSummary, _ seconds: Double, against first: Double?, store folder: String) {
         let unchanged = summary.pagesUnchanged.values.reduce(0, +)
         var line = label.padding(toLength: 36, withPad: " ", startingAt: 0)
             + String(format: "%6d pages %7.2f s (crawl %5.2f s)  %5d unchanged, %5d audited, %d violations", summary.pagesAudited, seconds,
                      summary.seconds, unchanged, summary.pagesAudited - unchanged, summary.violations)
         if let first { line += String(format: "  = %.3fx the first crawl's time", seconds / first) }
+        line += String(format: "; store %.1f MB", Double(RunStore.bytesOnDisk(ofStoreAt: folder + "/canopy.sqlite")) / 1_000_000)
         print(line)
         fflush(nil)  // each figure as soon as it is known: the whole bench takes minutes
     }

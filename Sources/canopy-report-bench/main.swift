@@ -18,10 +18,12 @@ func option(_ name: String, _ fallback: String) -> String {
     return arguments[index + 1]
 }
 
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
 func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let clock = ContinuousClock()
-    let (whole, fraction) = try clock.measure(body).components
-    return Double(whole) + Double(fraction) / 1e18
+    try seconds(ContinuousClock().measure(body))
 }
 
 let storePath = option("--store", "/tmp/canopy-report-bench/canopy.sqlite")
@@ -36,8 +38,12 @@ do {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
         print("generating \(runs) weekly runs of a \(pages)-page site into \(storePath) …")
         let store = try RunStore(path: storePath)
-        let generation = try seconds { try SyntheticHistory.populate(store: store, runs: runs, pages: pages) }
-        print(String(format: "  generated in %.1f s", generation))
+        let timings = SyntheticHistory.Timings()
+        let generation = try seconds { try SyntheticHistory.populate(store: store, runs: runs, pages: pages, timings: timings) }
+        print(String(
+            format: "  generated in %.1f s: recording pages %.1f s, finishing runs %.1f s",
+            generation, seconds(timings.recording), seconds(timings.finishing)
+        ))
     }
     // Issue 16's budget: a year of weekly runs must stay small enough to carry between CI runs.
     let writable = try RunStore(path: storePath)

@@ -1,7 +1,7 @@
 @testable import CanopyHistory
 import Foundation
 import Testing
-import CanopyStore
+@testable import CanopyStore
 import CanopyHistoryTestSupport
 
 /// What changes between runs: instances new, fixed and persisting, the age of an issue that came
@@ -110,22 +110,30 @@ struct HistoryChangeTests {
     @Test func aVersionTwoFileGetsItsInstanceComparisonsWhenMigrated() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("v2.sqlite")
+        // What schema version 2 left: two analysed runs, the second with the issue on one more page.
         do {
-            let store = try RunStore(path: path)
-            try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")])])
-            try store.recordCompleteRun([Self.page("/", [madeUpFinding("image-alt", signature: "a")]), Self.page("/b", [madeUpFinding("image-alt", signature: "a")])])
-            // What schema version 2 left: neither run_changes nor the later page_links, evidence,
-            // issue_origins, unchanged_since and page_revisions.
-            try store.withDatabase { database in
-                try database.execute(
+            let database = try SQLiteDatabase(path: path)
+            try Schema.migrate(database, analyzer: RunAnalysis(), to: 2)
+            for (run, urls) in [(1, ["/"]), (2, ["/", "/b"])] {
+                try database.run(
                     """
-                    DROP TABLE run_changes; DROP TABLE page_links; ALTER TABLE findings DROP COLUMN evidence; DROP TABLE issue_origins;
-                    DROP TABLE page_revisions; ALTER TABLE pages DROP COLUMN unchanged_since;
-                    DELETE FROM schema_migrations WHERE version >= 3;
-                    """
+                    INSERT INTO runs (id, started_at, status, config_hash, rule_set_name, rule_ids, rule_set_hash, canopy_version, start_urls)
+                    VALUES (?, ?, 'complete', 'c', 'default', 'image-alt', 'h', '0.1.0', '')
+                    """,
+                    [.integer(Int64(run)), .real(1_700_000_000 + Double(run) * 604_800)]
                 )
+                for url in urls {
+                    try database.run("INSERT INTO pages (run_id, url, status_code) VALUES (?, ?, 200)", [.integer(Int64(run)), .text(url)])
+                    try database.run(
+                        """
+                        INSERT INTO findings (run_id, page_id, rule_id, impact, outcome, target, snippet, message, element_signature, issue_key)
+                        VALUES (?, ?, 'image-alt', 'serious', 'violation', 'img', '<img>', 'no alt', 'a', 'k')
+                        """,
+                        [.integer(Int64(run)), .integer(database.lastInsertRowID)]
+                    )
+                }
             }
-            #expect(try store.schemaVersion() == 2)
+            #expect(try Schema.version(of: database) == 2)
         }
         let store = try RunStore(path: path)
         #expect(try store.schemaVersion() == RunStore.schemaVersion)

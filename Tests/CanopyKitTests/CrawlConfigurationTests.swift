@@ -82,6 +82,8 @@ struct CrawlConfigurationTests {
         notify:
           url: ${CHAT_WEBHOOK}                   # the digest goes to the team's channel after each crawl
 
+        incremental: true                        # keep the findings of pages unchanged since the last run
+
         components:
           min-share: 0.5
         """#
@@ -204,6 +206,12 @@ struct CrawlConfigurationTests {
         #expect(configuration.notify.url?.revealed() == "https://chat.example/hooks/T0K3N")
         #expect(configuration.notify.url?.description == Secret.redacted)
         #expect((configuration.notify.timeout, configuration.notify.retries) == (10, 2))
+        #expect(configuration.incremental)
+        var off = try parse("start: https://a.test/\nincremental: false\n")
+        #expect(!off.incremental)
+        let hash = off.configHash
+        off.incremental = true
+        #expect(off.configHash == hash, "an incremental run and a full one are records of one kind")
         #expect(configuration.components.minShare == 0.5)
         #expect(configuration.file == file)
 
@@ -230,6 +238,7 @@ struct CrawlConfigurationTests {
         ("limits:\n  max-bytes: plenty\n", "canopy.yml:2: limits.max-bytes: expected a size such as"),
         ("limits:\n  timeout: \"30\"\n", "canopy.yml:2: limits.timeout: expected a number, found \"30\""),
         ("politeness:\n  robots: maybe\n", "canopy.yml:2: politeness.robots: expected true or false, found \"maybe\""),
+        ("start: https://a.test/\nincremental: weekly\n", "canopy.yml:2: incremental: expected true or false, found \"weekly\""),
         ("politeness:\n  per-host: 2.5\n", "canopy.yml:2: politeness.per-host: expected a whole number of at least 1, found a number (2.5)"),
         ("scope:\n  exclude:\n    - /ok/\n    - \"re:(pdf\"\n", "canopy.yml:4: scope.exclude[1]: \"re:(pdf\": invalid regular expression"),
         ("scope:\n  include: [docs/]\n", "canopy.yml:2: scope.include[0]: \"docs/\": expected a path prefix starting with \"/\" or a regular expression written re:..."),

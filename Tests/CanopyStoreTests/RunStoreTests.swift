@@ -135,7 +135,7 @@ struct RunStoreTests {
         let run = try store.begin(.test())
         try store.record([PageRecord(url: "https://shop.example/kept")], run: run)
         // A finding whose outcome the schema rejects makes the whole batch fail.
-        try store.withDatabase { try $0.execute("CREATE TRIGGER refuse BEFORE INSERT ON findings WHEN NEW.rule_id = 'boom' BEGIN SELECT RAISE(ABORT, 'refused'); END") }
+        try store.withDatabase { try $0.execute("CREATE TRIGGER refuse BEFORE INSERT ON finding_details WHEN NEW.rule_id = 'boom' BEGIN SELECT RAISE(ABORT, 'refused'); END") }
         #expect(throws: SQLiteError.self) {
             try store.record([
                 PageRecord(url: "https://shop.example/new"),

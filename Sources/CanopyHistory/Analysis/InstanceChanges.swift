@@ -46,8 +46,8 @@ struct InstanceChanges: Equatable {
         var instances: Set<String> = []
         try database.forEachRow(
             """
-            SELECT DISTINCT findings.issue_key, pages.url FROM findings JOIN pages ON pages.id = findings.page_id
-            WHERE findings.run_id = ? AND findings.outcome = 'violation'
+            SELECT DISTINCT issue.issue_key, pages.url FROM findings JOIN pages ON pages.id = findings.page_id \(RunStore.findingText)
+            WHERE findings.run_id = ? AND detail.outcome = 'violation'
             """,
             [.integer(run.rawValue)]
         ) { row in

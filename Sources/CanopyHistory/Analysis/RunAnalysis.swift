@@ -68,15 +68,9 @@ private struct Pass {
         let siteWide = try siteWideComponents(run)
         try assignIssueKeys(run, siteWide: siteWide)
         if comparingInstances { try InstanceChanges.record(run, in: database) }
-        try database.run(
-            """
-            INSERT INTO run_rule_passes (run_id, rule_id, passes)
-            SELECT pages.run_id, rule_passes.rule_id, SUM(rule_passes.passes)
-            FROM rule_passes JOIN pages ON pages.id = rule_passes.page_id
-            WHERE pages.run_id = ? GROUP BY rule_passes.rule_id
-            """,
-            [runValue]
-        )
+        for (rule, passes) in try RunStore.passTotals(run: run, in: database) {
+            try database.run("INSERT INTO run_rule_passes (run_id, rule_id, passes) VALUES (?, ?, ?)", [runValue, .text(rule), .integer(Int64(passes))])
+        }
     }
 
     /// Rows are read in chunks of this many, each written back before the next is read: a run of
@@ -136,8 +130,8 @@ private struct Pass {
         let needed = max(options.componentMinimumPages, Int((Double(audited) * options.componentPageShare).rounded(.up)))
         let shapes = try database.query(
             """
-            SELECT page_components.component_key, page_components.structure_hash, COUNT(*)
-            FROM page_components JOIN pages ON pages.id = page_components.page_id
+            SELECT components.component_key, components.structure_hash, COUNT(*)
+            FROM page_components JOIN pages ON pages.id = page_components.page_id JOIN components ON components.id = page_components.component_id
             WHERE pages.run_id = ? GROUP BY 1, 2
             """,
             [.integer(run.rawValue)]
@@ -176,17 +170,24 @@ private struct Pass {
     private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
         struct Keyed { let findingID: Int64; let issueKey: String }
         var issues: [String: IssueSummary] = [:]
+        var issueIDs: [String: Int64] = [:]
+        let runValue = SQLiteValue.integer(run.rawValue)
+        // The run's findings are one stretch of ids, give or take another run's recorded meanwhile:
+        // each chunk walks the table in id order from where the last one ended (`+run_id`) rather
+        // than collect and sort all of the run's findings again.
+        let range = try database.queryFirst("SELECT MIN(id), MAX(id) FROM findings WHERE run_id = ?", [runValue]) { ($0.optionalInt(0), $0.optionalInt(1)) }
+        guard let firstOfRun = range?.0, let lastOfRun = range?.1 else { return }
         try Self.inChunks { lastID in
             var keyed: [Keyed] = []
             try database.forEachRow(
                 """
-                SELECT findings.id, findings.page_id, findings.rule_id, findings.outcome, findings.impact, findings.owner,
-                       findings.element_signature, findings.component_key, findings.component_signature,
+                SELECT findings.id, findings.page_id, detail.rule_id, detail.outcome, detail.impact, detail.owner,
+                       detail.element_signature, detail.component_key, detail.component_signature,
                        pages.page_type
-                FROM findings JOIN pages ON pages.id = findings.page_id
-                WHERE findings.run_id = ? AND findings.id > ? ORDER BY findings.id LIMIT ?
+                FROM findings JOIN finding_details AS detail ON detail.id = findings.detail_id JOIN pages ON pages.id = findings.page_id
+                WHERE +findings.run_id = ? AND findings.id > ? AND findings.id <= ? ORDER BY findings.id LIMIT ?
                 """,
-                [.integer(run.rawValue), .integer(lastID), .integer(Int64(Self.chunkSize))]
+                [runValue, .integer(max(lastID, Int64(firstOfRun) - 1)), .integer(Int64(lastOfRun)), .integer(Int64(Self.chunkSize))]
             ) { row in
                 let findingID = row.int64(0), pageID = row.int64(1)
                 let ruleID = row.string(2), outcome = row.string(3), impact = row.string(4), owner = row.optionalString(5)
@@ -211,19 +212,25 @@ private struct Pass {
                 }
             }
             for finding in keyed {
-                try database.run("UPDATE findings SET issue_key = ? WHERE id = ?", [.text(finding.issueKey), .integer(finding.findingID)])
+                let issueID = try issueIDs[finding.issueKey] ?? RunStore.issueKeyID(finding.issueKey, in: database)
+                issueIDs[finding.issueKey] = issueID
+                try database.run("UPDATE findings SET issue_id = ? WHERE id = ?", [.integer(issueID), .integer(finding.findingID)])
             }
             return keyed.last?.findingID
         }
+        try insertIssues(run, issues: issues, ids: issueIDs)
+    }
+
+    private func insertIssues(_ run: RunID, issues: [String: IssueSummary], ids: [String: Int64]) throws {
         try insertTotals(run, issues: issues.values)
         for (key, issue) in issues {
             try database.run(
                 """
-                INSERT INTO run_issues (run_id, issue_key, rule_id, impact, outcome, owner, page_type, component_key, instances, findings, example_finding_id)
+                INSERT INTO run_issues (run_id, issue_id, rule_id, impact, outcome, owner, page_type, component_key, instances, findings, example_finding_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .integer(run.rawValue), .text(key), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
+                    .integer(run.rawValue), .integer(ids[key] ?? RunStore.issueKeyID(key, in: database)), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
                     SQLiteValue(issue.owner), SQLiteValue(issue.pageType), SQLiteValue(issue.componentKey),
                     .integer(Int64(issue.pages)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
                 ]

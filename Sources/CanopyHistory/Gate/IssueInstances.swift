@@ -35,13 +35,12 @@ extension RunStore {
             }
             return try database.query(
                 """
-                SELECT pages.url, pages.page_type, findings.rule_id, findings.impact, findings.outcome, findings.target,
-                       findings.snippet, findings.message, findings.owner, findings.element_signature, findings.component_key,
-                       findings.component_signature, findings.issue_key, findings.evidence,
+                SELECT pages.url, pages.page_type, \(Self.findingColumns), detail.owner, detail.element_signature, detail.component_key,
+                       detail.component_signature, issue.issue_key, detail.evidence,
                        EXISTS (SELECT 1 FROM run_components WHERE run_components.run_id = findings.run_id
-                               AND run_components.component_key = findings.component_key
-                               AND run_components.structure_hash = findings.component_hash)
-                FROM findings JOIN pages ON pages.id = findings.page_id
+                               AND run_components.component_key = detail.component_key
+                               AND run_components.structure_hash = detail.component_hash)
+                FROM findings JOIN pages ON pages.id = findings.page_id \(Self.findingText)
                 WHERE findings.run_id = ? ORDER BY findings.id
                 """,
                 [.integer(run.rawValue)]
@@ -62,8 +61,9 @@ extension RunStore {
             var pages: [String: Set<String>] = [:]
             try database.forEachRow(
                 """
-                SELECT pages.url, page_components.component_key
+                SELECT pages.url, components.component_key
                 FROM pages LEFT JOIN page_components ON page_components.page_id = pages.id
+                           LEFT JOIN components ON components.id = page_components.component_id
                 WHERE pages.run_id = ? AND pages.error IS NULL
                 """,
                 [.integer(run.rawValue)]

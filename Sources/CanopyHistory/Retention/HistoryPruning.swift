@@ -46,11 +46,8 @@ extension RunStore {
             try database.transaction { try HistoryPruning(database: database).prune(policy, now: now) }
         }
         if !deleted.isEmpty {
-            try withDatabase { database in
-                // VACUUM gives the freed pages back to the file system; the checkpoint empties the log.
-                try database.execute("VACUUM")
-                try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            }
+            try deleteUnusedValues()
+            try compact()
         }
         return PruneOutcome(deletedRuns: deleted, keptCompleteRuns: kept, preservedOrigins: preserved, bytesBefore: bytesBefore, bytesAfter: Self.bytesOnDisk(ofStoreAt: path))
     }
@@ -113,15 +110,18 @@ private struct HistoryPruning {
         var seen: [String: Set<Int>] = [:]
         try database.forEachRow(
             """
-            SELECT DISTINCT issue_key, run_id FROM run_issues
-            WHERE issue_key IN (SELECT issue_key FROM run_issues WHERE run_id >= ?) AND run_id <= ?
+            SELECT DISTINCT issue.issue_key, run_issues.run_id FROM run_issues JOIN issue_keys AS issue ON issue.id = run_issues.issue_id
+            WHERE run_issues.issue_id IN (SELECT issue_id FROM run_issues WHERE run_id >= ?) AND run_issues.run_id <= ?
             """,
             [cutoff, cutoff]
         ) { row in
             if let position = positions[RunID(row.int64(1))] { seen[row.string(0), default: []].insert(position) }
         }
         // An issue of an earlier prune that the kept runs still have keeps its first sighting.
-        try database.forEachRow("SELECT DISTINCT issue_key FROM run_issues WHERE run_id >= ?", [cutoff]) { row in
+        try database.forEachRow(
+            "SELECT DISTINCT issue.issue_key FROM run_issues JOIN issue_keys AS issue ON issue.id = run_issues.issue_id WHERE run_issues.run_id >= ?",
+            [cutoff]
+        ) { row in
             let key = row.string(0)
             if earlier[key] != nil, seen[key] == nil { seen[key] = [] }
         }

@@ -153,7 +153,7 @@ private struct TrendQueries {
             """
             SELECT COUNT(*) FROM run_issues AS now
             WHERE now.run_id = ? AND now.outcome = 'violation'
-              AND NOT EXISTS (SELECT 1 FROM run_issues AS before WHERE before.run_id = ? AND before.issue_key = now.issue_key)
+              AND NOT EXISTS (SELECT 1 FROM run_issues AS before WHERE before.run_id = ? AND before.issue_id = now.issue_id)
             """,
             [current, earlier]
         ) { $0.int(0) } ?? 0
@@ -192,9 +192,10 @@ private struct TrendQueries {
         var seenAt: [String: [Int]] = [:]
         try database.forEachRow(
             """
-            SELECT now.issue_key, seen.run_id
+            SELECT issue.issue_key, seen.run_id
             FROM run_issues AS now
-            JOIN run_issues AS seen ON seen.issue_key = now.issue_key AND seen.run_id <= now.run_id
+            JOIN run_issues AS seen ON seen.issue_id = now.issue_id AND seen.run_id <= now.run_id
+            JOIN issue_keys AS issue ON issue.id = now.issue_id
             WHERE now.run_id = ?
             """,
             [runValue]
@@ -213,7 +214,8 @@ private struct TrendQueries {
         try database.forEachRow(
             """
             SELECT issue_origins.issue_key, first_seen_run_id, first_seen_at, streak_run_id, streak_started_at
-            FROM issue_origins JOIN run_issues ON run_issues.issue_key = issue_origins.issue_key AND run_issues.run_id = ?
+            FROM issue_origins JOIN issue_keys AS issue ON issue.issue_key = issue_origins.issue_key
+            JOIN run_issues ON run_issues.issue_id = issue.id AND run_issues.run_id = ?
             """,
             [runValue]
         ) { row in
@@ -224,17 +226,22 @@ private struct TrendQueries {
         }
         var previousKeys: Set<String> = []
         if let previous {
-            try database.forEachRow("SELECT issue_key FROM run_issues WHERE run_id = ?", [.integer(previous.id.rawValue)]) {
+            try database.forEachRow(
+                "SELECT issue.issue_key FROM run_issues JOIN issue_keys AS issue ON issue.id = run_issues.issue_id WHERE run_issues.run_id = ?",
+                [.integer(previous.id.rawValue)]
+            ) {
                 previousKeys.insert($0.string(0))
             }
         }
         var issues = try database.query(
             """
-            SELECT run_issues.issue_key, run_issues.rule_id, run_issues.impact, run_issues.outcome, run_issues.owner, run_issues.page_type,
+            SELECT issue.issue_key, run_issues.rule_id, run_issues.impact, run_issues.outcome, run_issues.owner, run_issues.page_type,
                    run_issues.component_key, run_issues.instances, run_issues.findings,
-                   pages.url, findings.target, findings.snippet, findings.message, findings.evidence
+                   pages.url, detail.target, detail.snippet, detail.message, detail.evidence
             FROM run_issues
+            JOIN issue_keys AS issue ON issue.id = run_issues.issue_id
             JOIN findings ON findings.id = run_issues.example_finding_id
+            JOIN finding_details AS detail ON detail.id = findings.detail_id
             JOIN pages ON pages.id = findings.page_id
             WHERE run_issues.run_id = ?
             """,
@@ -294,7 +301,7 @@ private struct TrendQueries {
     /// is written page by page, so a 100,000-page run is never held whole.
     func forEachPage(of run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
         try database.forEachRow(
-            "SELECT id, url, final_url, title, page_type, status_code, error FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]
+            "SELECT id, url, final_url, title, page_type, status_code, error, run_id FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]
         ) { row in
             try body(try page(row))
         }
@@ -308,10 +315,10 @@ private struct TrendQueries {
         guard total > limit else { return (total, try pages(of: run)) }
         let pages = try database.query(
             """
-            SELECT id, url, final_url, title, page_type, status_code, error FROM (
+            SELECT id, url, final_url, title, page_type, status_code, error, run_id FROM (
                 SELECT pages.*, (SELECT COUNT(*) FROM findings JOIN run_issues
-                                 ON run_issues.run_id = findings.run_id AND run_issues.issue_key = findings.issue_key
-                                 WHERE findings.page_id = pages.id) AS finding_count
+                                 ON run_issues.run_id = findings.run_id AND run_issues.issue_id = findings.issue_id
+                                 WHERE findings.run_id = pages.run_id AND findings.page_id = pages.id) AS finding_count
                 FROM pages WHERE run_id = ?
             )
             WHERE error IS NOT NULL OR finding_count > 0
@@ -322,15 +329,17 @@ private struct TrendQueries {
         return (total, pages)
     }
 
+    /// A page from a row of id, url, final_url, title, page_type, status_code, error, run_id.
     private func page(_ row: SQLiteRow) throws -> PageDrillDown {
         let findings = try database.query(
             """
-            SELECT findings.issue_key, findings.rule_id, findings.impact, findings.outcome, findings.target,
-                   findings.owner, run_issues.component_key
-            FROM findings JOIN run_issues ON run_issues.run_id = findings.run_id AND run_issues.issue_key = findings.issue_key
-            WHERE findings.page_id = ? ORDER BY findings.id
+            SELECT issue.issue_key, detail.rule_id, detail.impact, detail.outcome, detail.target,
+                   detail.owner, run_issues.component_key
+            FROM findings JOIN run_issues ON run_issues.run_id = findings.run_id AND run_issues.issue_id = findings.issue_id
+            \(RunStore.findingText)
+            WHERE findings.run_id = ? AND findings.page_id = ? ORDER BY findings.id
             """,
-            [.integer(row.int64(0))]
+            [.integer(row.int64(7)), .integer(row.int64(0))]
         ) { row in
             PageFinding(
                 issueKey: row.string(0), ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), target: row.string(4),

@@ -173,14 +173,15 @@ extension RunStore {
                 }
                 details.fixedIssues = try database.query(
                     """
-                    SELECT before.issue_key, before.rule_id, before.impact, before.page_type, before.component_key, before.owner, before.instances,
+                    SELECT issue.issue_key, before.rule_id, before.impact, before.page_type, before.component_key, before.owner, before.instances,
                            pages.url
                     FROM run_issues AS before
+                    JOIN issue_keys AS issue ON issue.id = before.issue_id
                     JOIN findings ON findings.id = before.example_finding_id
                     JOIN pages ON pages.id = findings.page_id
                     WHERE before.run_id = ? AND before.outcome = 'violation'
-                      AND NOT EXISTS (SELECT 1 FROM run_issues AS now WHERE now.run_id = ? AND now.issue_key = before.issue_key)
-                    ORDER BY before.instances DESC, before.rule_id, before.issue_key
+                      AND NOT EXISTS (SELECT 1 FROM run_issues AS now WHERE now.run_id = ? AND now.issue_id = before.issue_id)
+                    ORDER BY before.instances DESC, before.rule_id, issue.issue_key
                     """,
                     [before, now]
                 ) { row in

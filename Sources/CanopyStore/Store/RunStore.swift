@@ -25,6 +25,8 @@ public final class RunStore: @unchecked Sendable {
     // Guards `database`, which SQLite requires be used by one thread at a time.
     private let lock = NSLock()
     private let database: SQLiteDatabase
+    // Ids of the text this store has written or looked up, used under `lock`.
+    private let storedOnce = StoredOnce()
 
     /// Opens the store at `path`, creating it and its folder if needed, and migrates it to the current schema.
     /// - Parameters:
@@ -47,7 +49,19 @@ public final class RunStore: @unchecked Sendable {
                     : StoreError.needsMigration(found: found, required: Schema.currentVersion)
             }
         } else {
-            try Schema.migrate(database, analyzer: analyzer)
+            if try Schema.migrate(database, analyzer: analyzer) {
+                // Best effort: a reader holding the file open can make VACUUM fail, and the store
+                // works as well unvacuumed, only larger until `canopy store prune` compacts it.
+                try? compact()
+            }
+        }
+    }
+
+    /// Gives the file's free pages back to the file system (VACUUM) and empties the log.
+    public func compact() throws {
+        try withDatabase { database in
+            try database.execute("VACUUM")
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 
@@ -96,27 +110,35 @@ public final class RunStore: @unchecked Sendable {
     /// recorded for the run (a resumed crawl fetching it again) is replaced.
     public func record(_ pages: [PageRecord], run: RunID) throws {
         try withDatabase { database in
-            try database.transaction {
-                try Self.requireRunning(run, in: database)
-                for page in pages { try Self.insert(page, run: run, into: database) }
+            do {
+                try database.transaction {
+                    try Self.requireRunning(run, in: database)
+                    try storedOnce.checkForOtherWriters(in: database)
+                    for page in pages { try insert(page, run: run, into: database) }
+                }
+            } catch {
+                // Text written in the rolled-back transaction is gone, and its ids with it.
+                storedOnce.forgetAll()
+                throw error
             }
         }
     }
 
-    private static func insert(_ page: PageRecord, run: RunID, into database: SQLiteDatabase) throws {
+    private func insert(_ page: PageRecord, run: RunID, into database: SQLiteDatabase) throws {
         let runValue = SQLiteValue.integer(run.rawValue)
         try database.run("DELETE FROM pages WHERE run_id = ? AND url = ?", [runValue, .text(page.url)])
+        let passCounts = try storedOnce.passCountsID(page.passCounts.filter { $0.value > 0 }, in: database)
         try database.run(
             """
             INSERT INTO pages (run_id, url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, fetch_ms, audit_ms, error,
-                               unchanged_since)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               unchanged_since, pass_counts_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 runValue, .text(page.url), SQLiteValue(page.finalURL), SQLiteValue(page.statusCode), .text(Lines.join(page.redirectChain)),
                 SQLiteValue(page.contentType), SQLiteValue(page.bytes), .integer(Int64(page.depth)), SQLiteValue(page.title),
                 SQLiteValue(page.fetchMilliseconds), SQLiteValue(page.auditMilliseconds), SQLiteValue(page.error),
-                page.unchangedSince.map { .integer($0.rawValue) } ?? .null,
+                page.unchangedSince.map { .integer($0.rawValue) } ?? .null, passCounts.map { .integer($0) } ?? .null,
             ]
         )
         let pageValue = SQLiteValue.integer(database.lastInsertRowID)
@@ -134,33 +156,14 @@ public final class RunStore: @unchecked Sendable {
             )
         }
         for finding in page.findings {
-            let component = finding.identity.component
-            try database.run(
-                """
-                INSERT INTO findings (run_id, page_id, rule_id, impact, outcome, target, snippet, message, owner,
-                                      element_signature, component_key, component_hash, component_signature, evidence)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    runValue, pageValue, .text(finding.ruleID), .text(finding.impact.rawValue), .text(finding.outcome.rawValue),
-                    .text(finding.target), .text(finding.snippet), .text(finding.message), SQLiteValue(finding.owner),
-                    .text(finding.identity.elementSignature), SQLiteValue(component?.candidate.key),
-                    SQLiteValue(component?.candidate.structureHash), SQLiteValue(component?.elementSignature),
-                    SQLiteValue(Self.evidenceJSON(finding.evidence)),
-                ]
-            )
+            let detail = try storedOnce.detailID(FindingDetail(finding), in: database)
+            try database.run("INSERT INTO findings (run_id, page_id, detail_id) VALUES (?, ?, ?)", [runValue, pageValue, .integer(detail)])
         }
-        for (ruleID, passes) in page.passCounts where passes > 0 {
-            try database.run(
-                "INSERT INTO rule_passes (page_id, rule_id, passes) VALUES (?, ?, ?)",
-                [pageValue, .text(ruleID), .integer(Int64(passes))]
-            )
-        }
-        for component in page.components {
-            try database.run(
-                "INSERT OR IGNORE INTO page_components (page_id, component_key, structure_hash) VALUES (?, ?, ?)",
-                [pageValue, .text(component.key), .text(component.structureHash)]
-            )
+        // The first candidate of each key, as before: a second one of the same name is `key (2)`.
+        var componentKeys: Set<ExactText> = []
+        for component in page.components where componentKeys.insert(ExactText(component.key)).inserted {
+            let id = try storedOnce.componentID(component, in: database)
+            try database.run("INSERT INTO page_components (page_id, component_id) VALUES (?, ?)", [pageValue, .integer(id)])
         }
         // In the page's own transaction: a page on record always has its links on record.
         if !page.discoveredLinks.isEmpty {
@@ -286,7 +289,11 @@ public final class RunStore: @unchecked Sendable {
             let runValue = SQLiteValue.integer(run.rawValue)
             var counts: [Int64: (violations: Int, incomplete: Int)] = [:]
             try database.forEachRow(
-                "SELECT page_id, outcome, COUNT(*) FROM findings WHERE run_id = ? GROUP BY page_id, outcome", [runValue]
+                """
+                SELECT findings.page_id, detail.outcome, COUNT(*) FROM findings \(Self.findingText)
+                WHERE findings.run_id = ? GROUP BY findings.page_id, detail.outcome
+                """,
+                [runValue]
             ) { row in
                 let outcome = try Self.decode(FindingOutcome.self, row.string(1))
                 switch outcome {
@@ -356,16 +363,18 @@ public final class RunStore: @unchecked Sendable {
     public func carriedAudit(page pageID: Int64) throws -> CarriedAudit {
         try withDatabase { database in try database.transaction(immediate: false) {
             let page = SQLiteValue.integer(pageID)
-            let (title, auditMilliseconds) = try database.queryFirst("SELECT title, audit_ms FROM pages WHERE id = ?", [page]) {
-                ($0.optionalString(0), $0.optionalDouble(1))
-            } ?? (nil, nil)
+            guard let (run, title, auditMilliseconds, passCounts) = try database.queryFirst(
+                "SELECT run_id, title, audit_ms, (SELECT counts FROM pass_counts WHERE pass_counts.id = pages.pass_counts_id) FROM pages WHERE id = ?",
+                [page],
+                row: { ($0.int64(0), $0.optionalString(1), $0.optionalDouble(2), $0.optionalString(3)) }
+            ) else { throw StoreError.corruptValue(column: "pages.id", value: String(pageID)) }
             let findings = try database.query(
                 """
-                SELECT rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, component_hash,
-                       component_signature, evidence
-                FROM findings WHERE page_id = ? ORDER BY id
+                SELECT \(Self.findingColumns), detail.owner, detail.element_signature, detail.component_key, detail.component_hash,
+                       detail.component_signature, detail.evidence
+                FROM findings \(Self.findingText) WHERE findings.run_id = ? AND findings.page_id = ? ORDER BY findings.id
                 """,
-                [page]
+                [.integer(run), page]
             ) { row in
                 let component: ComponentPlacement? = switch (row.optionalString(8), row.optionalString(9), row.optionalString(10)) {
                 case (let key?, let hash?, let signature?): ComponentPlacement(candidate: ComponentCandidate(key: key, structureHash: hash), elementSignature: signature)
@@ -376,10 +385,14 @@ public final class RunStore: @unchecked Sendable {
                     identity: FindingIdentity(elementSignature: row.string(7), component: component)
                 )
             }
-            var passes: [String: Int] = [:]
-            try database.forEachRow("SELECT rule_id, passes FROM rule_passes WHERE page_id = ?", [page]) { passes[$0.string(0)] = $0.int(1) }
+            let passes = try passCounts.map { try PassCounts.counts($0, ruleIDs: PassCounts.ruleIDs(in: database)) } ?? [:]
             let components = try database.query(
-                "SELECT component_key, structure_hash FROM page_components WHERE page_id = ? ORDER BY component_key", [page]
+                """
+                SELECT components.component_key, components.structure_hash
+                FROM page_components JOIN components ON components.id = page_components.component_id
+                WHERE page_components.page_id = ? ORDER BY components.component_key
+                """,
+                [page]
             ) { ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)) }
             return CarriedAudit(title: title, findings: findings, passCounts: passes, components: components, auditMilliseconds: auditMilliseconds)
         } }
@@ -449,23 +462,30 @@ public final class RunStore: @unchecked Sendable {
     /// Reads one snapshot of the store (one read transaction), however long `body` takes.
     public func forEachPageResult(run: RunID, _ body: (StoredPage, [StoredFinding], [String: Int]) throws -> Void) throws {
         try withDatabase { database in try database.transaction(immediate: false) {
-            try database.forEachRow("SELECT \(Self.pageColumns) FROM pages WHERE run_id = ? ORDER BY id", [.integer(run.rawValue)]) { row in
+            let runValue = SQLiteValue.integer(run.rawValue)
+            let ruleIDs = try PassCounts.ruleIDs(in: database)
+            try database.forEachRow(
+                """
+                SELECT \(Self.pageColumns), (SELECT counts FROM pass_counts WHERE pass_counts.id = pages.pass_counts_id)
+                FROM pages WHERE run_id = ? ORDER BY id
+                """,
+                [runValue]
+            ) { row in
                 let page = Self.storedPage(row)
                 let pageID = SQLiteValue.integer(row.int64(12))
+                let passes = try row.optionalString(13).map { try PassCounts.counts($0, ruleIDs: ruleIDs) } ?? [:]
                 let findings = try database.query(
                     """
-                    SELECT rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, issue_key, evidence
-                    FROM findings WHERE page_id = ? ORDER BY id
+                    SELECT \(Self.findingColumns), detail.owner, detail.element_signature, detail.component_key, issue.issue_key, detail.evidence
+                    FROM findings \(Self.findingText) WHERE findings.run_id = ? AND findings.page_id = ? ORDER BY findings.id
                     """,
-                    [pageID]
+                    [runValue, pageID]
                 ) { row in
                     StoredFinding(
                         pageURL: page.url, finding: try Self.finding(row, from: 0, evidence: 10), owner: row.optionalString(6), elementSignature: row.string(7),
                         componentKey: row.optionalString(8), issueKey: row.optionalString(9)
                     )
                 }
-                var passes: [String: Int] = [:]
-                try database.forEachRow("SELECT rule_id, passes FROM rule_passes WHERE page_id = ?", [pageID]) { passes[$0.string(0)] = $0.int(1) }
                 try body(page, findings, passes)
             }
         } }
@@ -475,9 +495,9 @@ public final class RunStore: @unchecked Sendable {
     public func findings(run: RunID, pageURL: String? = nil) throws -> [StoredFinding] {
         try withDatabase { database in
             let findingsOfRun: SQL = """
-                SELECT pages.url, findings.rule_id, findings.impact, findings.outcome, findings.target, findings.snippet, findings.message,
-                       findings.owner, findings.element_signature, findings.component_key, findings.issue_key, findings.evidence
-                FROM findings JOIN pages ON pages.id = findings.page_id
+                SELECT pages.url, \(Self.findingColumns),
+                       detail.owner, detail.element_signature, detail.component_key, issue.issue_key, detail.evidence
+                FROM findings JOIN pages ON pages.id = findings.page_id \(Self.findingText)
                 WHERE findings.run_id = ?
                 """
             var parameters: [SQLiteValue] = [.integer(run.rawValue)]
@@ -498,14 +518,14 @@ public final class RunStore: @unchecked Sendable {
     /// Pass counts of one page by rule.
     public func passCounts(run: RunID, pageURL: String) throws -> [String: Int] {
         try withDatabase { database in
-            let rows = try database.query(
+            let counts = try database.queryFirst(
                 """
-                SELECT rule_passes.rule_id, rule_passes.passes FROM rule_passes JOIN pages ON pages.id = rule_passes.page_id
+                SELECT pass_counts.counts FROM pages JOIN pass_counts ON pass_counts.id = pages.pass_counts_id
                 WHERE pages.run_id = ? AND pages.url = ?
                 """,
                 [.integer(run.rawValue), .text(pageURL)]
-            ) { ($0.string(0), $0.int(1)) }
-            return Dictionary(uniqueKeysWithValues: rows)
+            ) { $0.string(0) }
+            return try counts.map { try PassCounts.counts($0, ruleIDs: PassCounts.ruleIDs(in: database)) } ?? [:]
         }
     }
 
@@ -520,7 +540,62 @@ public final class RunStore: @unchecked Sendable {
         }
     }
 
-    /// A finding from six columns starting at `column`: rule_id, impact, outcome, target, snippet, message.
+    /// Joined to `findings`, gives each its text (the columns of `finding_details AS detail`) and
+    /// its issue key (`issue.issue_key`, NULL until its run is analysed).
+    public static let findingText: SQL = """
+        JOIN finding_details AS detail ON detail.id = findings.detail_id LEFT JOIN issue_keys AS issue ON issue.id = findings.issue_id
+        """
+
+    /// The six columns `finding(_:from:evidence:)` reads, from `findingText`.
+    public static let findingColumns: SQL = "detail.rule_id, detail.impact, detail.outcome, detail.target, detail.snippet, detail.message"
+
+    /// Pass counts by rule of a run's pages added up, for the analysis's `run_rule_passes`.
+    public static func passTotals(run: RunID, in database: SQLiteDatabase) throws -> [String: Int] {
+        let ruleIDs = try PassCounts.ruleIDs(in: database)
+        var totals: [String: Int] = [:]
+        // Pages with the same counts share one row of `pass_counts`: each is read once.
+        try database.forEachRow(
+            """
+            SELECT pass_counts.counts, COUNT(*) FROM pages JOIN pass_counts ON pass_counts.id = pages.pass_counts_id
+            WHERE pages.run_id = ? GROUP BY pass_counts.id
+            """,
+            [.integer(run.rawValue)]
+        ) { row in
+            let pages = row.int(1)
+            for (rule, passes) in try PassCounts.counts(row.string(0), ruleIDs: ruleIDs) { totals[rule, default: 0] += passes * pages }
+        }
+        return totals
+    }
+
+    /// The id of an issue key in `issue_keys`, written if missing: the analysis gives findings
+    /// and `run_issues` their issue keys by id.
+    public static func issueKeyID(_ issueKey: String, in database: SQLiteDatabase) throws -> Int64 {
+        try StoredOnce.storedID(
+            of: [.text(issueKey)], select: "SELECT id FROM issue_keys WHERE issue_key = ?", insert: "INSERT INTO issue_keys (issue_key) VALUES (?)",
+            in: database
+        )
+    }
+
+    /// Deletes the text stored once that no row uses any more: what only the runs a prune
+    /// deleted had.
+    public func deleteUnusedValues() throws {
+        try withDatabase { database in
+            try database.transaction {
+                try database.execute(
+                    """
+                    DELETE FROM finding_details WHERE id NOT IN (SELECT detail_id FROM findings);
+                    DELETE FROM issue_keys WHERE id NOT IN (SELECT issue_id FROM findings WHERE issue_id IS NOT NULL)
+                                             AND id NOT IN (SELECT issue_id FROM run_issues);
+                    DELETE FROM components WHERE id NOT IN (SELECT component_id FROM page_components);
+                    DELETE FROM pass_counts WHERE id NOT IN (SELECT pass_counts_id FROM pages WHERE pass_counts_id IS NOT NULL);
+                    """
+                )
+                // Their ids may be given out again, to other text.
+                storedOnce.forgetAll()
+            }
+        }
+    }
+
     /// A finding from six columns (rule id, impact, outcome, target, snippet, message) starting at
     /// `column`, and its evidence from the column `evidence` when the query selects it.
     public static func finding(_ row: SQLiteRow, from column: Int32, evidence: Int32? = nil) throws -> Finding {

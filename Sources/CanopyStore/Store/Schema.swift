@@ -9,6 +9,9 @@ enum Schema {
     struct Migration: Sendable {
         let version: Int
         let summary: String
+        /// It rewrites tables into much less space: the store is vacuumed once it is done, so the
+        /// file shrinks rather than keep the freed pages.
+        var shrinksFile = false
         let apply: @Sendable (SQLiteDatabase, (any RunAnalyzer)?) throws -> Void
     }
 
@@ -209,21 +212,203 @@ enum Schema {
                 """
             )
         },
+        Migration(version: 8, summary: "finding text, issue keys, components and pass counts stored once and referenced by id", shrinksFile: true) {
+            database, _ in
+            try compactFindings(database)
+            try compactPageComponents(database)
+            try compactPassCounts(database)
+        },
     ]
 
+    // Migration 8. A year of weekly runs stored each finding's text again every week (4.8 kB a
+    // page a run); these keep every distinct value once (`StoredOnce.swift` says what is where).
+    // Row ids of `findings` stay as they were: `run_issues.example_finding_id` points at them.
+
+    private static func compactFindings(_ database: SQLiteDatabase) throws {
+        try database.execute(
+            """
+            CREATE TABLE finding_details (
+                id INTEGER PRIMARY KEY,
+                rule_id TEXT NOT NULL,
+                impact TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                target TEXT NOT NULL,
+                snippet TEXT NOT NULL,
+                message TEXT NOT NULL,
+                owner TEXT,
+                element_signature TEXT NOT NULL,
+                component_key TEXT,
+                component_hash TEXT,
+                component_signature TEXT,
+                evidence TEXT
+            );
+            INSERT INTO finding_details (\(FindingDetail.columns))
+            SELECT \(FindingDetail.columns) FROM findings GROUP BY \(FindingDetail.columns) ORDER BY MIN(id);
+            CREATE INDEX finding_details_by_element ON finding_details (element_signature);
+            CREATE TABLE issue_keys (
+                id INTEGER PRIMARY KEY,
+                issue_key TEXT NOT NULL UNIQUE
+            );
+            INSERT INTO issue_keys (issue_key) SELECT issue_key FROM findings WHERE issue_key IS NOT NULL GROUP BY issue_key ORDER BY MIN(id);
+            INSERT OR IGNORE INTO issue_keys (issue_key) SELECT issue_key FROM run_issues ORDER BY run_id, issue_key;
+            CREATE TABLE compact_findings (
+                id INTEGER PRIMARY KEY,
+                run_id INTEGER NOT NULL,
+                page_id INTEGER NOT NULL,
+                detail_id INTEGER NOT NULL,
+                issue_id INTEGER
+            );
+            INSERT INTO compact_findings (id, run_id, page_id, detail_id, issue_id)
+            SELECT findings.id, findings.run_id, findings.page_id, detail.id, issue.id
+            FROM findings
+            JOIN finding_details AS detail
+              ON detail.element_signature = findings.element_signature AND detail.rule_id = findings.rule_id
+             AND detail.impact = findings.impact AND detail.outcome = findings.outcome AND detail.target = findings.target
+             AND detail.snippet = findings.snippet AND detail.message = findings.message AND detail.owner IS findings.owner
+             AND detail.component_key IS findings.component_key AND detail.component_hash IS findings.component_hash
+             AND detail.component_signature IS findings.component_signature AND detail.evidence IS findings.evidence
+            LEFT JOIN issue_keys AS issue ON issue.issue_key = findings.issue_key
+            ORDER BY findings.id;
+            """
+        )
+        let counts = try database.queryFirst("SELECT (SELECT COUNT(*) FROM findings), (SELECT COUNT(*) FROM compact_findings)") { ($0.int(0), $0.int(1)) }
+        if let counts, counts.0 != counts.1 {
+            throw StoreError.corruptValue(column: "findings", value: "\(counts.1) of \(counts.0) findings matched their text")
+        }
+        // One index serves both ways in: a run's findings, and a page's (its run and id). A
+        // trigger, not a foreign key, deletes a page's findings: a foreign key would look them up
+        // by page id alone, which no index has.
+        try database.execute(
+            """
+            DROP TABLE findings;
+            ALTER TABLE compact_findings RENAME TO findings;
+            CREATE INDEX findings_by_page ON findings (run_id, page_id);
+            CREATE TRIGGER findings_of_deleted_pages AFTER DELETE ON pages BEGIN
+                DELETE FROM findings WHERE run_id = OLD.run_id AND page_id = OLD.id;
+            END;
+            CREATE TABLE compact_run_issues (
+                run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                issue_id INTEGER NOT NULL,
+                rule_id TEXT NOT NULL,
+                impact TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                owner TEXT,
+                page_type TEXT,
+                component_key TEXT,
+                instances INTEGER NOT NULL,
+                findings INTEGER NOT NULL,
+                example_finding_id INTEGER NOT NULL,
+                PRIMARY KEY (run_id, issue_id)
+            ) WITHOUT ROWID;
+            INSERT INTO compact_run_issues
+            SELECT run_issues.run_id, issue.id, rule_id, impact, outcome, owner, page_type, component_key, instances, findings, example_finding_id
+            FROM run_issues JOIN issue_keys AS issue ON issue.issue_key = run_issues.issue_key;
+            DROP TABLE run_issues;
+            ALTER TABLE compact_run_issues RENAME TO run_issues;
+            CREATE INDEX run_issues_by_key ON run_issues (issue_id, run_id);
+            """
+        )
+    }
+
+    private static func compactPageComponents(_ database: SQLiteDatabase) throws {
+        try database.execute(
+            """
+            CREATE TABLE components (
+                id INTEGER PRIMARY KEY,
+                component_key TEXT NOT NULL,
+                structure_hash TEXT NOT NULL,
+                UNIQUE (component_key, structure_hash)
+            );
+            INSERT INTO components (component_key, structure_hash)
+            SELECT DISTINCT component_key, structure_hash FROM page_components ORDER BY component_key, structure_hash;
+            CREATE TABLE compact_page_components (
+                page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+                component_id INTEGER NOT NULL,
+                PRIMARY KEY (page_id, component_id)
+            ) WITHOUT ROWID;
+            INSERT INTO compact_page_components (page_id, component_id)
+            SELECT page_components.page_id, components.id
+            FROM page_components JOIN components USING (component_key, structure_hash);
+            DROP TABLE page_components;
+            ALTER TABLE compact_page_components RENAME TO page_components;
+            """
+        )
+    }
+
+    /// A page's pass counts become one value of `pass_counts` (`PassCounts` gives its form),
+    /// written by the same code as a crawl's, so the same counts are the same text.
+    private static func compactPassCounts(_ database: SQLiteDatabase) throws {
+        try database.execute(
+            """
+            CREATE TABLE rules (
+                id INTEGER PRIMARY KEY,
+                rule_id TEXT NOT NULL UNIQUE
+            );
+            CREATE TABLE pass_counts (
+                id INTEGER PRIMARY KEY,
+                counts TEXT NOT NULL UNIQUE
+            );
+            ALTER TABLE pages ADD COLUMN pass_counts_id INTEGER;
+            """
+        )
+        let storedOnce = StoredOnce()
+        var page: Int64?
+        var counts: [String: Int] = [:]
+        func writePage() throws {
+            guard let page, let id = try storedOnce.passCountsID(counts, in: database) else { return }
+            try database.run("UPDATE pages SET pass_counts_id = ? WHERE id = ?", [.integer(id), .integer(page)])
+        }
+        try database.forEachRow("SELECT page_id, rule_id, passes FROM rule_passes ORDER BY page_id, rule_id") { row in
+            if row.int64(0) != page {
+                try writePage()
+                (page, counts) = (row.int64(0), [:])
+            }
+            counts[row.string(1)] = row.int(2)
+        }
+        try writePage()
+        try database.execute("DROP TABLE rule_passes")
+    }
+
     /// Brings the file to `targetVersion` (the current one unless a test wants an older schema).
-    static func migrate(_ database: SQLiteDatabase, analyzer: (any RunAnalyzer)?, to targetVersion: Int = currentVersion) throws {
+    /// Returns true when a migration applied left the file worth vacuuming (`shrinksFile`).
+    @discardableResult
+    static func migrate(_ database: SQLiteDatabase, analyzer: (any RunAnalyzer)?, to targetVersion: Int = currentVersion) throws -> Bool {
         try database.transaction {
             try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
             let applied = try version(of: database)
             guard applied <= currentVersion else { throw StoreError.newerSchema(found: applied, supported: currentVersion) }
+            var shrunk = false
+            let deferred = analyzer.map { _ in DeferredAnalysis() }
             for migration in migrations where migration.version > applied && migration.version <= targetVersion {
-                try migration.apply(database, analyzer)
+                try migration.apply(database, deferred)
+                shrunk = shrunk || (migration.shrinksFile && applied > 0)
                 try database.run(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                     [.integer(Int64(migration.version)), .real(Date().timeIntervalSince1970)]
                 )
             }
+            if let analyzer, let deferred { try deferred.run(with: analyzer, in: database) }
+            return shrunk
+        }
+    }
+
+    /// The analysis that migrations 2 and 3 ask of runs recorded before them, done once every
+    /// migration is applied: the history layer's analysis reads and writes the current schema,
+    /// not the one a migration leaves halfway (findings' text moved in version 7).
+    private final class DeferredAnalysis: RunAnalyzer, @unchecked Sendable {
+        private var work: [(any RunAnalyzer, SQLiteDatabase) throws -> Void] = []
+
+        func analyze(_ run: RunID, in database: SQLiteDatabase, comparingInstances: Bool) throws {
+            work.append { try $0.analyze(run, in: $1, comparingInstances: comparingInstances) }
+        }
+
+        func recordInstanceChanges(of run: RunID, in database: SQLiteDatabase) throws {
+            work.append { try $0.recordInstanceChanges(of: run, in: $1) }
+        }
+
+        /// In the order the migrations asked.
+        func run(with analyzer: any RunAnalyzer, in database: SQLiteDatabase) throws {
+            for step in work { try step(analyzer, database) }
         }
     }
 

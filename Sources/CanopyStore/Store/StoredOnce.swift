@@ -1,0 +1,189 @@
+import CanopyRules
+import Foundation
+
+// From one weekly run to the next nearly every finding repeats the same text, so the store keeps
+// each distinct value once and rows refer to it by id (schema version 8):
+//
+// - `finding_details`: all of a finding but its run, page and issue key (rule, impact, outcome,
+//   target, snippet, message, owner, signatures, component, evidence);
+// - `issue_keys`: the issue keys of `findings` and `run_issues`;
+// - `components`: a component candidate's key and structure hash, for `page_components`;
+// - `rules` and `pass_counts`: a page's pass counts as one text of rule numbers and counts.
+//
+// None of these has a foreign key pointing at it: deleting an unused value would then look for
+// rows using it in tables without an index for that. `RunStore.deleteUnusedValues()` removes
+// what no row uses any more.
+
+/// Text compared and hashed by its UTF-8 bytes, as SQLite compares it. Swift's `String` equality
+/// takes canonically equivalent text ("é" as one code point or two) as equal; a value stored once
+/// must read back byte for byte as it was written.
+struct ExactText: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (lhs: ExactText, rhs: ExactText) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(text.utf8.count)
+    }
+}
+
+/// A row of `finding_details`: its columns' values in order (nil for NULL).
+struct FindingDetail: Hashable {
+    let fields: [ExactText?]
+
+    static let columns: SQL = """
+        rule_id, impact, outcome, target, snippet, message, owner, element_signature, component_key, component_hash, component_signature, evidence
+        """
+    static let columnCount: Int32 = 12
+
+    init(_ finding: FindingRecord) {
+        let component = finding.identity.component
+        let texts: [String?] = [
+            finding.ruleID, finding.impact.rawValue, finding.outcome.rawValue, finding.target, finding.snippet, finding.message,
+            finding.owner, finding.identity.elementSignature, component?.candidate.key, component?.candidate.structureHash,
+            component?.elementSignature, RunStore.evidenceJSON(finding.evidence),
+        ]
+        fields = texts.map { $0.map(ExactText.init) }
+    }
+
+    /// The columns of `Self.columns` from `column` on.
+    init(_ row: SQLiteRow, from column: Int32) {
+        fields = (column..<column + Self.columnCount).map { row.optionalString($0).map(ExactText.init) }
+    }
+
+    var elementSignature: String { fields[7]?.text ?? "" }
+    var values: [SQLiteValue] { fields.map { SQLiteValue($0?.text) } }
+}
+
+/// The ids of values stored once that this connection has looked up or written, so that
+/// recording a page asks the database only for text it has not seen yet. Used by one `RunStore`
+/// under its lock.
+///
+/// An id is only good while its row exists: ids are given out again once the highest rows are
+/// deleted. So the ids are forgotten when a transaction that wrote them rolls back, when this
+/// store deletes unused values, and when another connection has committed anything since the
+/// last batch (it may have deleted them).
+final class StoredOnce {
+    private var details: [FindingDetail: Int64] = [:]
+    private var components: [ComponentKey: Int64] = [:]
+    private var rules: [ExactText: Int64] = [:]
+    private var passCounts: [ExactText: Int64] = [:]
+    private var dataVersion: Int64?
+
+    /// Past this many ids of one kind the cache starts again: a crawl of a site whose every
+    /// finding differs must not hold them all.
+    static let limit = 100_000
+
+    private struct ComponentKey: Hashable {
+        let key: ExactText
+        let structureHash: ExactText
+    }
+
+    /// Forgets every id if another connection committed since the last call. Call inside the
+    /// write transaction, so nobody else commits until it ends.
+    func checkForOtherWriters(in database: SQLiteDatabase) throws {
+        let version = try database.queryFirst("PRAGMA data_version") { $0.int64(0) }
+        if version != dataVersion { forgetAll() }
+        dataVersion = version
+    }
+
+    func forgetAll() {
+        details.removeAll()
+        components.removeAll()
+        rules.removeAll()
+        passCounts.removeAll()
+    }
+
+    func detailID(_ detail: FindingDetail, in database: SQLiteDatabase) throws -> Int64 {
+        try Self.id(of: detail, in: &details) {
+            // Few rows share an element signature; the one with every column equal is the value.
+            var found: Int64?
+            try database.forEachRow(
+                "SELECT id, \(FindingDetail.columns) FROM finding_details WHERE element_signature = ?", [.text(detail.elementSignature)]
+            ) { row in
+                if found == nil, FindingDetail(row, from: 1) == detail { found = row.int64(0) }
+            }
+            if let found { return found }
+            try database.run("INSERT INTO finding_details (\(FindingDetail.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", detail.values)
+            return database.lastInsertRowID
+        }
+    }
+
+    func componentID(_ candidate: ComponentCandidate, in database: SQLiteDatabase) throws -> Int64 {
+        let key = ComponentKey(key: ExactText(candidate.key), structureHash: ExactText(candidate.structureHash))
+        return try Self.id(of: key, in: &components) {
+            try Self.storedID(
+                of: [.text(candidate.key), .text(candidate.structureHash)],
+                select: "SELECT id FROM components WHERE component_key = ? AND structure_hash = ?",
+                insert: "INSERT INTO components (component_key, structure_hash) VALUES (?, ?)", in: database
+            )
+        }
+    }
+
+    /// The id of a page's pass counts as stored (`PassCounts`), nil when there are none.
+    func passCountsID(_ passCounts: [String: Int], in database: SQLiteDatabase) throws -> Int64? {
+        let numbered = try passCounts.map { (number: try ruleNumber($0.key, in: database), passes: $0.value) }
+        guard !numbered.isEmpty else { return nil }
+        let text = PassCounts.text(numbered)
+        return try Self.id(of: ExactText(text), in: &self.passCounts) {
+            try Self.storedID(
+                of: [.text(text)], select: "SELECT id FROM pass_counts WHERE counts = ?", insert: "INSERT INTO pass_counts (counts) VALUES (?)",
+                in: database
+            )
+        }
+    }
+
+    func ruleNumber(_ ruleID: String, in database: SQLiteDatabase) throws -> Int64 {
+        try Self.id(of: ExactText(ruleID), in: &rules) {
+            try Self.storedID(
+                of: [.text(ruleID)], select: "SELECT id FROM rules WHERE rule_id = ?", insert: "INSERT INTO rules (rule_id) VALUES (?)",
+                in: database
+            )
+        }
+    }
+
+    private static func id<Key: Hashable>(of key: Key, in cache: inout [Key: Int64], lookUp: () throws -> Int64) rethrows -> Int64 {
+        if let id = cache[key] { return id }
+        let id = try lookUp()
+        if cache.count >= limit { cache.removeAll(keepingCapacity: true) }
+        cache[key] = id
+        return id
+    }
+
+    /// The id of the row holding `values` (a table with a UNIQUE constraint on them), written if missing.
+    static func storedID(of values: [SQLiteValue], select: SQL, insert: SQL, in database: SQLiteDatabase) throws -> Int64 {
+        if let id = try database.queryFirst(select, values, row: { $0.int64(0) }) { return id }
+        try database.run(insert, values)
+        return database.lastInsertRowID
+    }
+}
+
+/// A page's pass counts as `pass_counts` stores them: "number:count" pairs by rule number (the
+/// id in `rules`), in number order and joined by commas, e.g. "1:5,3:2". Rules that no node
+/// passed are left out. In number order the same counts are the same text, stored once.
+enum PassCounts {
+    static func text(_ counts: [(number: Int64, passes: Int)]) -> String {
+        counts.sorted { $0.number < $1.number }.map { "\($0.number):\($0.passes)" }.joined(separator: ",")
+    }
+
+    static func counts(_ text: String, ruleIDs: [Int64: String]) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: ":")
+            guard parts.count == 2, let number = Int64(parts[0]), let passes = Int(parts[1]), let rule = ruleIDs[number] else {
+                throw StoreError.corruptValue(column: "pass_counts.counts", value: String(text.prefix(80)))
+            }
+            counts[rule] = passes
+        }
+        return counts
+    }
+
+    /// Rule ids by number; the table holds one row a rule ever passed, a few hundred at most.
+    static func ruleIDs(in database: SQLiteDatabase) throws -> [Int64: String] {
+        Dictionary(uniqueKeysWithValues: try database.query("SELECT id, rule_id FROM rules") { ($0.int64(0), $0.string(1)) })
+    }
+}
