@@ -7,7 +7,7 @@ import Foundation
 /// the first (everything audited), a second with nothing changed, and a third after a share of
 /// the pages was edited; the second and third as ratios of the first.
 enum Incremental {
-    static func run(start: String, prefix: String, urlsFile: String, origin: String, root: String, changedShare: Double) throws {
+    static func run(start: String, prefix: String, urlsFile: String, origin: String, root: String, changedShare: Double, keep: Bool) throws {
         let startPath = try URLNormalizer().normalize(start).pathAndQuery
         let startURL = origin + startPath
         let paths = try String(contentsOfFile: urlsFile, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -15,7 +15,7 @@ enum Incremental {
             throw BenchmarkError("no editable copy of the site at \(root): run benchmarks/serve-javadoc.sh first")
         }
         let folder = NSTemporaryDirectory() + "canopy-incremental-bench-\(getpid())"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { if keep { print("kept: \(folder)") } else { try? FileManager.default.removeItem(atPath: folder) } }
         print("site: \(startURL) within \(prefix), an editable copy at \(root); \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
         let (first, firstSeconds) = try crawlSite(from: startURL, into: folder)

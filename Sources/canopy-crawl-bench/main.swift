@@ -8,7 +8,7 @@
 //     (`canopy crawl` end to end over a generated site it serves itself; fails unless memory stays flat)
 //   swift run -c release canopy-crawl-bench --adversarial
 //     (parse + audit of hostile pages, time and peak memory each; fails if one takes over 10 s)
-//   swift run -c release canopy-crawl-bench --incremental [--mutable-origin URL] [--mutable-root PATH] [--changed-share 0.05]
+//   swift run -c release canopy-crawl-bench --incremental [--mutable-origin URL] [--mutable-root PATH] [--changed-share 0.05] [--keep]
 //     (three crawls into one store of the editable copy serve-javadoc.sh serves on port 8082: the first,
 //      again with nothing changed, and again after editing a share of the pages; ratios to the first)
 //
@@ -136,7 +136,7 @@ if CommandLine.arguments.contains("--adversarial") {
 if CommandLine.arguments.contains("--incremental") {
     try Incremental.run(
         start: start, prefix: prefix, urlsFile: urlsFile, origin: option("--mutable-origin", "http://127.0.0.1:8082"), root: option("--mutable-root", "/tmp/canopy-javadoc/mutable"),
-        changedShare: Double(option("--changed-share", "0.05")) ?? 0.05
+        changedShare: Double(option("--changed-share", "0.05")) ?? 0.05, keep: CommandLine.arguments.contains("--keep")
     )
     exit(0)
 }

@@ -161,5 +161,14 @@ struct OpenIssuesSARIFTests {
         let keys = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["canopyIssue/v1"] }
         #expect(keys == trend.openIssues.map(\.issueKey))
         #expect(results.filter { $0["baselineState"] as? String == "new" }.count == trend.openIssues.filter(\.isNew).count)
+
+        // Capped, the most serious issues are kept, and the file says how many it left out.
+        let report = try #require(outcome.report?.trend)
+        let capped = try JSONSerialization.jsonObject(with: OpenIssuesSARIF(report: report, maximumResults: 3).render()) as? [String: Any]
+        let run = try #require((capped?["runs"] as? [[String: Any]])?.first)
+        let cappedKeys = (run["results"] as? [[String: Any]])?.compactMap { ($0["partialFingerprints"] as? [String: String])?["canopyIssue/v1"] }
+        #expect(cappedKeys == Array(trend.openIssues.prefix(3).map(\.issueKey)))
+        #expect((run["properties"] as? [String: Any])?["resultsLeftOut"] as? Int == trend.openIssues.count - 3)
+        #expect(validator.errors(capped as Any) == [])
     }
 }

@@ -8,13 +8,19 @@ import Foundation
 /// the results of an upload.
 public struct OpenIssuesSARIF: Sendable {
     public let report: TrendReport
+    /// Results written at most, the most serious first (the trend's order): GitHub code scanning
+    /// shows no more than 5,000 of an upload, and a site where nearly every finding is an issue
+    /// of its own (java.base: 50,000) made a 60 MB file it would not take.
+    public let maximumResults: Int
 
-    public init(report: TrendReport) {
+    public init(report: TrendReport, maximumResults: Int = 5_000) {
         self.report = report
+        self.maximumResults = maximumResults
     }
 
     public func render() throws -> Data {
-        let issues = report.latest?.openIssues ?? []
+        let open = report.latest?.openIssues ?? []
+        let issues = open.prefix(maximumResults)
         let metadata = Dictionary(uniqueKeysWithValues: RuleCatalog.all.map { ($0.metadata.id, $0.metadata) })
         let (ruleIDs, driverRules) = SARIFRules.descriptors(for: issues.map(\.ruleId), metadata: metadata)
         let ruleIndex = Dictionary(uniqueKeysWithValues: ruleIDs.enumerated().map { ($1, $0) })
@@ -47,6 +53,8 @@ public struct OpenIssuesSARIF: Sendable {
                 "tool": ["driver": ["name": "Canopy", "version": CanopyVersion.current, "rules": driverRules]],
                 "results": results,
                 "automationDetails": ["id": "canopy/crawl/run-\(report.latest?.runId.description ?? "none")"],
+                // Says how many open issues the file leaves out: index.html and open-issues.csv have them all.
+                "properties": ["openIssues": open.count, "resultsLeftOut": open.count - issues.count],
             ]],
         ]
         return try SARIFJSON.data(log)
