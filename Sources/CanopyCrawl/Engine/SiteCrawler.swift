@@ -322,9 +322,6 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                     releasePage(of: origin)
                     lock.withLock { progressState.queued -= 1 }
                     var page = CrawledPage<Result>(url: url.string, depth: entry.depth, attempts: 0)
-                    page.statusCode = carried.statusCode
-                    page.contentType = carried.contentType
-                    page.bytes = carried.bytes
                     carryOver(carried, as: .sitemapLastModified, into: &page, depth: entry.depth)
                     finishPage(page)
                     workDone()
@@ -347,11 +344,18 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
 
     /// Gives `page` the previous run's result and follows the links it had then.
     private func carryOver(_ carried: CarriedPage<Result>, as evidence: UnchangedEvidence, into page: inout CrawledPage<Result>, depth: Int) {
+        if evidence != .sameContent {
+            // No page came back (a 304 has no body; the sitemap spared the request): the
+            // previous response stands for it.
+            page.statusCode = carried.statusCode
+            page.contentType = carried.contentType
+            page.bytes = carried.bytes
+            page.validators = carried.validators
+            page.contentDigest = carried.contentDigest
+        }
         page.result = carried.result
         page.canonicalURL = carried.canonicalURL
         page.unchanged = evidence
-        page.validators = carried.validators
-        page.contentDigest = carried.contentDigest
         page.links = carried.links.map(\.string)
         lock.withLock { summary.pagesUnchanged[evidence.rawValue, default: 0] += 1 }
         if depth < plan.maxDepth {
@@ -484,9 +488,6 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                     submit(url: requested, kind: .page(depth: depth, requested: requested, chain: [], mode: .refetch))
                     return
                 }
-                page.statusCode = carried.statusCode
-                page.contentType = carried.contentType
-                page.bytes = carried.bytes
                 carryOver(carried, as: .notModified, into: &page, depth: depth)
                 // A 304 may update the validators; those it leaves out stay as they were.
                 if let fresh = PageValidators(response) {
@@ -510,18 +511,19 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                 }
             } else if !ContentTypes.isHTML(response.contentType, body: response.body) {
                 page.skip = .notHTML(contentType: response.contentType)
-            } else if chain.isEmpty, mode != .refetch, let baseline, let carried = baseline.carryOver(requested.string, response.body) {
-                carryOver(carried, as: .sameContent, into: &page, depth: depth)
-                page.validators = PageValidators(response)
             } else {
-                let processed = process(FetchedPage(url: url, response: response, depth: depth))
-                page.result = processed.result
-                page.canonicalURL = processed.canonicalURL
                 page.validators = PageValidators(response)
                 page.contentDigest = SHA256.hexDigest(response.body)
-                page.links = processed.links.map(\.string)
-                if depth < plan.maxDepth {
-                    page.discoveredLinks = processed.links.filter { admit($0, depth: depth + 1) }.map(\.string)
+                if chain.isEmpty, mode != .refetch, let baseline, let carried = baseline.carryOver(requested.string, page.contentDigest) {
+                    carryOver(carried, as: .sameContent, into: &page, depth: depth)
+                } else {
+                    let processed = process(FetchedPage(url: url, response: response, depth: depth))
+                    page.result = processed.result
+                    page.canonicalURL = processed.canonicalURL
+                    page.links = processed.links.map(\.string)
+                    if depth < plan.maxDepth {
+                        page.discoveredLinks = processed.links.filter { admit($0, depth: depth + 1) }.map(\.string)
+                    }
                 }
             }
         }

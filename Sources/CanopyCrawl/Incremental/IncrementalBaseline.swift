@@ -72,15 +72,15 @@ public struct IncrementalBaseline<Result: Sendable>: Sendable {
     public var validators: @Sendable (_ url: String) -> PageValidators?
     /// The previous run's result for the page at `url`, or nil when it must be processed afresh
     /// (not in that run, or something it depends on besides its markup, such as a stylesheet,
-    /// changed). `body` is the page fetched now, to compare with the previous one; nil when the
-    /// server or the sitemap said it has not changed.
-    public var carryOver: @Sendable (_ url: String, _ body: [UInt8]?) -> CarriedPage<Result>?
+    /// changed). `contentDigest` is the SHA-256 of the page fetched now, to compare with the
+    /// previous one; nil when the server or the sitemap said it has not changed.
+    public var carryOver: @Sendable (_ url: String, _ contentDigest: String?) -> CarriedPage<Result>?
     /// When the previous run began: a page its sitemap dates before that was crawled unchanged.
     public var previousRunStarted: Date
 
     public init(
         previousRunStarted: Date, validators: @escaping @Sendable (String) -> PageValidators?,
-        carryOver: @escaping @Sendable (String, [UInt8]?) -> CarriedPage<Result>?
+        carryOver: @escaping @Sendable (String, String?) -> CarriedPage<Result>?
     ) {
         self.previousRunStarted = previousRunStarted
         self.validators = validators

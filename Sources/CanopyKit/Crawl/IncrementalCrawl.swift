@@ -24,26 +24,20 @@ public enum IncrementalCrawl {
 
         /// Pages whose markup had not changed but whose stylesheets had, so they were audited again.
         public var restyledPages: Int { counts.restyled }
-        public var pagesOnRecord: Int { pages.count }
 
         /// The hooks the crawler calls for each page.
         func crawlerBaseline(auditor: PageAuditor) -> IncrementalBaseline<PageAudit> {
             IncrementalBaseline(
                 previousRunStarted: run.startedAt,
-                validators: { url in
-                    guard let revision = pages[url]?.revision, revision.etag != nil || revision.lastModified != nil else { return nil }
-                    return PageValidators(etag: revision.etag, lastModified: revision.lastModified)
-                },
-                carryOver: { url, body in carryOver(url, body: body, auditor: auditor) }
+                validators: { url in pages[url]?.revision.validators },
+                carryOver: { url, contentDigest in carryOver(url, contentDigest: contentDigest, auditor: auditor) }
             )
         }
 
-        private func carryOver(_ url: String, body: [UInt8]?, auditor: PageAuditor) -> CarriedPage<PageAudit>? {
+        private func carryOver(_ url: String, contentDigest: String?, auditor: PageAuditor) -> CarriedPage<PageAudit>? {
             guard let page = pages[url] else { return nil }
             let revision = page.revision
-            if let body {
-                guard let digest = revision.contentDigest, digest == SHA256.hexDigest(body) else { return nil }
-            }
+            if let contentDigest, contentDigest != revision.contentDigest { return nil }
             // The sheets are fetched once per crawl whatever the number of pages asking.
             let sheets = auditor.stylesheets.digest(ofSheetsAt: revision.stylesheetURLs)
             guard sheets == revision.stylesheetDigest else {
@@ -63,9 +57,7 @@ public enum IncrementalCrawl {
             return CarriedPage(
                 result: audit, links: revision.links.compactMap { try? normalizer.normalize($0) }, canonicalURL: revision.canonicalURL,
                 statusCode: page.statusCode, contentType: page.contentType, bytes: page.bytes,
-                validators: revision.etag == nil && revision.lastModified == nil
-                    ? nil : PageValidators(etag: revision.etag, lastModified: revision.lastModified),
-                contentDigest: revision.contentDigest
+                validators: revision.validators, contentDigest: revision.contentDigest
             )
         }
     }

@@ -66,10 +66,7 @@ public struct PageAuditor: Sendable {
         page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))
         page.passCounts = PageRecord.passCounts(of: result)
         page.components = fingerprinter.components
-        if styles.loader != nil {
-            // The index the audit used, from the environment's cache.
-            page.stylesheetURLs = styles.index(for: document).loadedSheetURLs
-        }
+        page.stylesheetURLs = result.stylesheetURLs
         page.stylesheetDigest = stylesheets.digest(ofSheetsAt: page.stylesheetURLs)
         var processed = ProcessedPage(result: page)
         if let base = try? crawl.normalizer.normalize(url) {

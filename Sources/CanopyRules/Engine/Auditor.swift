@@ -81,7 +81,7 @@ public struct Auditor: Sendable {
             }
             results.append(RuleResult(metadata: rule.metadata, nodes: nodes))
         }
-        return AuditResult(url: document.url, date: date, rules: results)
+        return AuditResult(url: document.url, date: date, rules: results, stylesheetURLs: computed.index.loadedSheetURLs)
     }
 }
 
@@ -151,6 +151,8 @@ public struct AuditResult: Sendable {
     public let url: String?
     public let date: Date
     public let rules: [RuleResult]
+    /// The linked and imported sheets the page's styles came from (`StyleRuleIndex.loadedSheetURLs`).
+    public let stylesheetURLs: [String]
 
     public var violations: [RuleResult] { group(\.violations) }
     public var passes: [RuleResult] { group(\.passes) }

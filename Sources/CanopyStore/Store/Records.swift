@@ -159,6 +159,13 @@ public struct PageRevision: Sendable, Equatable {
     }
 }
 
+extension PageRevision {
+    /// The validators to send back with the next request for the page; nil when the server gave none.
+    public var validators: PageValidators? {
+        etag == nil && lastModified == nil ? nil : PageValidators(etag: etag, lastModified: lastModified)
+    }
+}
+
 /// An audited page of the run an incremental crawl compares with.
 public struct BaselinePage: Sendable, Equatable {
     /// Its row, to read its findings back (`RunStore.carriedAudit(page:)`).
@@ -177,7 +184,6 @@ public struct CarriedAudit: Sendable {
     public var findings: [FindingRecord]
     public var passCounts: [String: Int]
     public var components: [ComponentCandidate]
-    public var auditMilliseconds: Double?
 }
 
 /// What resuming a run needs of a page the run already recorded: what the crawl needs to count it

@@ -363,10 +363,10 @@ public final class RunStore: @unchecked Sendable {
     public func carriedAudit(page pageID: Int64) throws -> CarriedAudit {
         try withDatabase { database in try database.transaction(immediate: false) {
             let page = SQLiteValue.integer(pageID)
-            guard let (run, title, auditMilliseconds, passCounts) = try database.queryFirst(
-                "SELECT run_id, title, audit_ms, (SELECT counts FROM pass_counts WHERE pass_counts.id = pages.pass_counts_id) FROM pages WHERE id = ?",
+            guard let (run, title, passCounts) = try database.queryFirst(
+                "SELECT run_id, title, (SELECT counts FROM pass_counts WHERE pass_counts.id = pages.pass_counts_id) FROM pages WHERE id = ?",
                 [page],
-                row: { ($0.int64(0), $0.optionalString(1), $0.optionalDouble(2), $0.optionalString(3)) }
+                row: { ($0.int64(0), $0.optionalString(1), $0.optionalString(2)) }
             ) else { throw StoreError.corruptValue(column: "pages.id", value: String(pageID)) }
             let findings = try database.query(
                 """
@@ -394,7 +394,7 @@ public final class RunStore: @unchecked Sendable {
                 """,
                 [page]
             ) { ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)) }
-            return CarriedAudit(title: title, findings: findings, passCounts: passes, components: components, auditMilliseconds: auditMilliseconds)
+            return CarriedAudit(title: title, findings: findings, passCounts: passes, components: components)
         } }
     }
 
