@@ -144,9 +144,9 @@ public enum ImplicitRoles {
 }
 
 /// JavaScript's number parsing, where axe's behaviour depends on it.
-enum JavaScriptNumbers {
+public enum JavaScriptNumbers {
     /// `parseInt(text, 10)`: optional leading whitespace and sign, then digits; nil when none.
-    static func parseInt(_ text: String) -> Int? {
+    public static func parseInt(_ text: String) -> Int? {
         var scalars = Substring(text).drop { $0.isWhitespace }
         var negative = false
         if let sign = scalars.first, sign == "-" || sign == "+" {

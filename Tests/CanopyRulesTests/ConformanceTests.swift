@@ -13,13 +13,11 @@ struct ConformanceTests {
         let rule: String
         let html: String
         let json: String
-        let skippedTargets: [[String]]
         var testDescription: String { json }
     }
 
     struct ManifestEntry: Decodable {
         let rule: String, json: String, html: String
-        let skipIframeTargets: [[String]]
     }
 
     struct Manifest: Decodable { let fixtures: [ManifestEntry] }
@@ -51,13 +49,26 @@ struct ConformanceTests {
         var harnessProblems: [String] = []
     }
 
+    /// Loads the frames of axe's fixtures from the fixture folders, as axe's test server serves them.
+    struct FixtureFrames: FrameLoading {
+        static let origin = "http://axe-fixtures.test"
+
+        func frameDocument(at url: String) -> FrameContent {
+            let prefix = Self.origin + "/integration/rules/"
+            guard url.hasPrefix(prefix), let html = try? SharedFixtures.read("axe-integration/" + url.dropFirst(prefix.count)) else {
+                return .unavailable(reason: "not among the fixtures' files")
+            }
+            return .document(HTMLParser().parse(html: html, url: url))
+        }
+    }
+
     static func cases() -> [FixtureCase] {
         guard let text = try? SharedFixtures.read("axe-integration-manifest.json"),
             let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(text.utf8))
         else { return [] }
         let ours = Set(RuleCatalog.all.map(\.metadata.id))
         return manifest.fixtures.filter { ours.contains($0.rule) }.map {
-            FixtureCase(rule: $0.rule, html: $0.html, json: $0.json, skippedTargets: $0.skipIframeTargets)
+            FixtureCase(rule: $0.rule, html: $0.html, json: $0.json)
         }
     }
 
@@ -67,32 +78,40 @@ struct ConformanceTests {
         let rule = try #require(RuleCatalog.rule(withID: fixture.rule))
         let html = try SharedFixtures.read("axe-integration/" + fixture.html)
         let expected = try JSONDecoder().decode(Expectations.self, from: Data(try SharedFixtures.read("axe-integration/" + fixture.json).utf8))
-        let document = HTMLParser().parse(html: SharedFixtures.wrap(html))
+        // At the address axe's runner serves it from, so the fixture's frames resolve to its folder.
+        let document = HTMLParser().parse(html: SharedFixtures.wrap(html), url: FixtureFrames.origin + "/integration/rules/" + fixture.html)
         let scope = AuditScope(include: [try SelectorList("#fixture")])
-        let result = try #require(Auditor(rules: [rule]).audit(document, scope: scope).rules.first)
+        let result = try #require(Auditor(rules: [rule]).audit(document, scope: scope, frames: FixtureFrames()).rules.first)
 
         var report = FixtureReport()
         func compare(_ group: String, expected targets: [[String]]?, actual: [NodeResult]) throws {
             guard let targets else { return }  // absent groups are not checked, as in axe's runner
-            var wanted: [(target: String, element: Element)] = []
-            for target in targets where !fixture.skippedTargets.contains(target) && target.count == 1 {
+            var wanted: [(target: String, place: ExpectedPlace)] = []
+            for target in targets {
+                // The outermost frame's selector is read in the page, the innermost in the frame's document.
                 let matches = document.querySelectorAll(try SelectorList(target[0]))
                 guard matches.count == 1 else {
                     report.harnessProblems.append("\(fixture.json): \(target[0]) matches \(matches.count) elements")
                     continue
                 }
-                wanted.append((target[0], matches[0]))
+                let inner = target.count > 1 ? try SelectorList(target[target.count - 1]) : nil
+                wanted.append((target.joined(separator: " >>> "), ExpectedPlace(outer: matches[0], depth: target.count - 1, inner: inner)))
             }
             report.expected += wanted.count
-            let got = actual.map(\.element)
-            for (target, element) in wanted {
-                if got.contains(element) {
+            func matches(_ node: NodeResult, _ place: ExpectedPlace) -> Bool {
+                guard node.framePath.count == place.depth else { return false }
+                guard let inner = place.inner, let frame = node.framePath.first else { return node.element == place.outer }
+                let frames = document.querySelectorAll((try? SelectorList(frame)) ?? inner)
+                return frames == [place.outer] && node.element.document.querySelectorAll(inner) == [node.element]
+            }
+            for (target, place) in wanted {
+                if actual.contains(where: { matches($0, place) }) {
                     report.matched += 1
                 } else {
                     report.disagreements.append(Disagreement(rule: fixture.rule, target: target, group: group, kind: .missing))
                 }
             }
-            for node in actual where !wanted.contains(where: { $0.element == node.element }) {
+            for node in actual where !wanted.contains(where: { matches(node, $0.place) }) {
                 report.disagreements.append(Disagreement(rule: fixture.rule, target: Self.target(of: node, in: document), group: group, kind: .extra))
             }
         }
@@ -102,8 +121,21 @@ struct ConformanceTests {
         return report
     }
 
+    /// Where an expected target is: an element of the page, or (depth > 0) an element of a frame's
+    /// document under the page's frame element `outer`.
+    struct ExpectedPlace {
+        let outer: Element
+        let depth: Int
+        let inner: SelectorList?
+    }
+
     /// `#id` when the id is unique, as the fixtures write targets; otherwise our own selector.
+    /// Inside frames, the frame selectors and the element's, joined by " >>> ".
     static func target(of node: NodeResult, in document: Document) -> String {
+        (node.framePath + [ownTarget(of: node, in: node.element.document)]).joined(separator: " >>> ")
+    }
+
+    private static func ownTarget(of node: NodeResult, in document: Document) -> String {
         if let id = node.element.id, !id.isEmpty, let selector = try? SelectorList("#" + id),
             document.querySelectorAll(selector).count == 1
         {

@@ -1,3 +1,4 @@
+import CanopyAccessibility
 import CanopyHTML
 import Testing
 
@@ -107,12 +108,11 @@ struct NameRuleTests {
     }
 
     @Test func tabindexIsReadAsJavaScriptReadsIt() throws {
-        #expect(JavaScriptInteger.parse("-1") == -1)
-        #expect(JavaScriptInteger.parse("  -2px") == -2)
-        #expect(JavaScriptInteger.parse("+3") == 3)
-        #expect(JavaScriptInteger.parse("x1") == nil)
-        #expect(JavaScriptInteger.parse("") == nil)
-        #expect(JavaScriptInteger.parse(nil) == nil)
+        #expect(JavaScriptNumbers.parseInt("-1") == -1)
+        #expect(JavaScriptNumbers.parseInt("  -2px") == -2)
+        #expect(JavaScriptNumbers.parseInt("+3") == 3)
+        #expect(JavaScriptNumbers.parseInt("x1") == nil)
+        #expect(JavaScriptNumbers.parseInt("") == nil)
         #expect(try Self.verdict(of: FrameTitleRule(), on: "f", in: #"<iframe id="f" tabindex="-1abc"></iframe>"#) == nil)
         #expect(try Self.verdict(of: FrameTitleRule(), on: "f", in: #"<iframe id="f" tabindex="abc"></iframe>"#) == .violation)
     }

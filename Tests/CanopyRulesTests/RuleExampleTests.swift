@@ -60,7 +60,8 @@ struct RuleExampleTests {
     func example(_ testCase: Case) throws {
         let rule = try #require(RuleCatalog.rule(withID: testCase.ruleID))
         let document = HTMLParser().parse(html: Self.page(testCase.markup))
-        let result = Auditor(rules: [rule]).audit(document)
+        // srcdoc frames are audited with the page; examples load no addresses.
+        let result = Auditor(rules: [rule]).audit(document, frames: NoFrameAddresses())
         let nodes = try #require(result.rules.first).nodes
         if testCase.expected == .inapplicable {
             #expect(nodes.isEmpty, "expected no applicable element, got \(nodes.map(\.target))")
@@ -68,21 +69,41 @@ struct RuleExampleTests {
         }
         try #require(!nodes.isEmpty, "the rule applied to nothing")
         // The named elements get the example's outcome; every other element the rule applies to passes.
+        // A target inside a frame is written "frame selector >>> selector in the frame's document".
         var named: Set<Element> = []
+        var namedInFrames: [(frame: Set<Element>, selector: SelectorList)] = []
         for target in testCase.targets {
-            let matched = document.querySelectorAll(try SelectorList(target))
-            #expect(!matched.isEmpty, "\(target) matches nothing in the example")
-            named.formUnion(matched)
+            let parts = target.components(separatedBy: " >>> ")
+            let matched = document.querySelectorAll(try SelectorList(parts[0]))
+            #expect(!matched.isEmpty, "\(parts[0]) matches nothing in the example")
+            if parts.count == 2 {
+                namedInFrames.append((Set(matched), try SelectorList(parts[1])))
+            } else {
+                named.formUnion(matched)
+            }
+        }
+        func isNamed(_ node: NodeResult) -> Bool {
+            guard let frameTarget = node.framePath.first else { return named.contains(node.element) }
+            let frame = Set(document.querySelectorAll((try? SelectorList(frameTarget)) ?? (try! SelectorList("*"))))
+            return namedInFrames.contains { $0.frame == frame && $0.selector.matches(node.element) }
         }
         for node in nodes {
-            let expected = named.isEmpty || named.contains(node.element) ? testCase.expected : .pass
+            let expected = (named.isEmpty && namedInFrames.isEmpty) || isNamed(node) ? testCase.expected : .pass
             switch (expected, node.outcome) {
             case (.pass, .pass), (.violation, .violation), (.incomplete, .incomplete): break
             default: Issue.record("\(node.target): expected \(expected), got \(node.outcome)")
             }
         }
-        for element in named where !nodes.contains(where: { $0.element == element }) {
+        for element in named where !nodes.contains(where: { $0.element == element && $0.framePath.isEmpty }) {
             Issue.record("\(element): named as failing, but the rule does not apply to it")
         }
+        for (frame, selector) in namedInFrames where !nodes.contains(where: { isNamed($0) && $0.framePath.count == 1 }) {
+            Issue.record("\(frame) >>> \(selector): named as failing, but the rule does not apply to it")
+        }
     }
+}
+
+/// Frames of rule examples show only their `srcdoc`: an example fetches nothing.
+struct NoFrameAddresses: FrameLoading {
+    func frameDocument(at url: String) -> FrameContent { .unavailable(reason: "examples load no addresses") }
 }

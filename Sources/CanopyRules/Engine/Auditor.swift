@@ -23,65 +23,96 @@ public struct Auditor: Sendable {
     /// context applies to every rule alike and cannot say this.
     /// `styles` gives the page's stylesheets (nil: `<style>` and `style=""` only, linked sheets
     /// count as not loaded).
+    /// `frames` loads what the page's `<iframe src>`/`<frame src>` show; with it, frames (and
+    /// `srcdoc` frames) are audited as part of the page, as axe does, their findings targeted by
+    /// the frame's selector then the element's. Without it frames are left alone.
     public func audit(
         _ document: Document,
         styles: StyleEnvironment? = nil,
         scope: AuditScope = .wholeDocument,
         ruleExclusions: [String: [SelectorList]] = [:],
+        frames: (any FrameLoading)? = nil,
+        frameLimits: FrameLimits = FrameLimits(),
         at date: Date = Date()
     ) -> AuditResult {
-        let computed = (styles ?? StyleEnvironment.embeddedOnly()).styles(for: document)
-        // Not when a sheet failed: every rule that reads styles then stops at its first element.
-        computed.matchesAllRulesAtOnce = readsStyles && computed.index.failures.isEmpty
-        let page = PageContext(document: document, styles: computed, nameStepBudget: nameStepBudget)
-        let inScope = scope.membership(in: document)
-        let describer = NodeDescriber(document: document)
+        let environment = styles ?? StyleEnvironment.embeddedOnly()
+        let top = AuditedDocument(document: document, styles: environment, nameStepBudget: nameStepBudget, readsStyles: readsStyles)
+        top.inScope = scope.membership(in: document)
+        var documents = [top]
+        if let frames {
+            FrameTree(loader: frames, limits: frameLimits, environment: environment, auditor: self).load(framesOf: top, into: &documents)
+        }
         var results: [RuleResult] = []
         results.reserveCapacity(rules.count)
         for rule in rules {
-            var ruleScope = inScope
+            var ruleScope = top.inScope
             if let extra = ruleExclusions[rule.metadata.id], !extra.isEmpty {
                 ruleScope = AuditScope(include: scope.include, exclude: scope.exclude + extra).membership(in: document)
             }
-            var nodes: [NodeResult] = []
-            // Read once, not per element: `metadata` is a struct of many strings, copied on each read.
-            let excludesHidden = rule.excludesHidden
-            let reviewOnFail = rule.metadata.reviewOnFail
-            // Styles this rule reads that the page's cascade cannot vouch for: one review for the
-            // page (see below), not one per element.
-            let stylesRead = rule.stylesRead
-            let doubt = stylesRead.isEmpty ? nil : StyleCertainty.doubt(about: stylesRead, on: page)
-            // Through the page's memo: several rules share a selector (`*`, `[role]`, `html:root`).
-            for element in rule.candidates(on: page) ?? page.elements(matching: rule.selector) where ruleScope[element.position] {
-                if excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
-                let namesCutBefore = page.accessibility.namesCutShort
-                let applies = rule.applies(to: element, on: page)
-                // Whether the rule applies was decided without a name it asked for: not skipped, not judged.
-                if page.accessibility.namesCutShort != namesCutBefore {
-                    nodes.append(NodeResult(element: element, outcome: .incomplete(Self.nameBudgetSpent(page)), describer: describer))
-                    continue
+            var nodes = judge(rule, in: top, scope: ruleScope)
+            if documents.count > 1 {
+                var perDocument = [nodes]
+                for frame in documents.dropFirst() {
+                    perDocument.append(rule.topDocumentOnly ? [] : judge(rule, in: frame, scope: frame.inScope))
                 }
-                guard applies else { continue }
-                if let doubt {
-                    // Once the rule applies to something, the page is what needs review: reported
-                    // on its root element when that is audited (the first element the rule applies
-                    // to otherwise), and nothing else looked at, so a page whose styles are
-                    // unknown costs the rule, its selectors and its fingerprints nearly nothing.
-                    let root = document.documentElement.flatMap { ruleScope[$0.position] ? $0 : nil }
-                    let message = doubt.message + " Every element this rule checks on the page is left for review"
-                        + (root == nil ? "; this one stands for them." : ".")
-                    nodes.append(NodeResult(element: root ?? element, outcome: .incomplete(message), evidence: ["messageKey": .text(doubt.key)], describer: describer))
-                    break
-                }
-                let checked = rule.check(element, on: page)
-                var outcome = checked.outcome
-                if reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
-                if page.accessibility.namesCutShort != namesCutBefore { outcome = .incomplete(Self.nameBudgetSpent(page)) }
-                nodes.append(NodeResult(element: element, outcome: outcome, evidence: checked.evidence, describer: describer))
+                nodes = FrameMerge.merge(perDocument, of: rule, in: documents)
             }
             results.append(RuleResult(metadata: rule.metadata, nodes: nodes))
         }
-        return AuditResult(url: document.url, date: date, rules: results, stylesheetURLs: computed.index.loadedSheetURLs)
+        var sheets = top.page.styles.index.loadedSheetURLs
+        for frame in documents.dropFirst() {
+            for url in frame.page.styles.index.loadedSheetURLs where !sheets.contains(url) { sheets.append(url) }
+        }
+        let counts = FrameCounts(
+            audited: documents.count - 1,
+            unavailable: documents.reduce(0) { total, audited in
+                total + audited.page.frames.values.count { if case .unavailable = $0 { true } else { false } }
+            }
+        )
+        return AuditResult(url: document.url, date: date, rules: results, stylesheetURLs: sheets, frames: counts)
+    }
+
+    /// One rule over one document of the page.
+    private func judge(_ rule: any Rule, in audited: AuditedDocument, scope ruleScope: [Bool]) -> [NodeResult] {
+        let page = audited.page
+        let describer = audited.describer
+        var nodes: [NodeResult] = []
+        // Read once, not per element: `metadata` is a struct of many strings, copied on each read.
+        let excludesHidden = rule.excludesHidden
+        let reviewOnFail = rule.metadata.reviewOnFail
+        // Styles this rule reads that the page's cascade cannot vouch for: one review for the
+        // page (see below), not one per element.
+        let stylesRead = rule.stylesRead
+        let doubt = stylesRead.isEmpty ? nil : StyleCertainty.doubt(about: stylesRead, on: page)
+        // Through the page's memo: several rules share a selector (`*`, `[role]`, `html:root`).
+        for element in rule.candidates(on: page) ?? page.elements(matching: rule.selector) where ruleScope[element.position] {
+            if excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
+            let namesCutBefore = page.accessibility.namesCutShort
+            let applies = rule.applies(to: element, on: page)
+            // Whether the rule applies was decided without a name it asked for: not skipped, not judged.
+            if page.accessibility.namesCutShort != namesCutBefore {
+                nodes.append(audited.node(element, .incomplete(Self.nameBudgetSpent(page))))
+                continue
+            }
+            guard applies else { continue }
+            if let doubt {
+                // Once the rule applies to something, the page is what needs review: reported
+                // on its root element when that is audited (the first element the rule applies
+                // to otherwise), and nothing else looked at, so a page whose styles are
+                // unknown costs the rule, its selectors and its fingerprints nearly nothing.
+                let root = page.document.documentElement.flatMap { ruleScope[$0.position] ? $0 : nil }
+                let message = doubt.message + " Every element this rule checks on the page is left for review"
+                    + (root == nil ? "; this one stands for them." : ".")
+                nodes.append(audited.node(root ?? element, .incomplete(message), evidence: ["messageKey": .text(doubt.key)]))
+                break
+            }
+            let checked = rule.check(element, on: page)
+            var outcome = checked.outcome
+            if reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
+            if page.accessibility.namesCutShort != namesCutBefore { outcome = .incomplete(Self.nameBudgetSpent(page)) }
+            nodes.append(NodeResult(element: element, outcome: outcome, evidence: checked.evidence, describer: describer, framePath: audited.framePath))
+        }
+        return nodes
     }
 }
 
@@ -102,8 +133,11 @@ public struct NodeResult: Sendable {
     /// What the rule measured for this element, by name (axe-core's check `data`).
     public var evidence: [String: EvidenceValue] = [:]
     let describer: NodeDescriber
+    /// For an element inside a frame, the selectors of the frame elements that lead to its
+    /// document, outermost first (axe's target is these followed by `target`); empty on the page itself.
+    public var framePath: [String] = []
 
-    /// A CSS selector matching exactly this element in the page (computed when first asked for).
+    /// A CSS selector matching exactly this element in its document (computed when first asked for).
     public var target: String { describer.target(for: element) }
     /// The element's markup, shortened for reports.
     public var html: String { element.snippet() }
@@ -151,8 +185,11 @@ public struct AuditResult: Sendable {
     public let url: String?
     public let date: Date
     public let rules: [RuleResult]
-    /// The linked and imported sheets the page's styles came from (`StyleRuleIndex.loadedSheetURLs`).
+    /// The linked and imported sheets the page's styles came from (`StyleRuleIndex.loadedSheetURLs`),
+    /// its frames' included.
     public let stylesheetURLs: [String]
+    /// The frames audited with the page and those that could not be.
+    public var frames = FrameCounts()
 
     public var violations: [RuleResult] { group(\.violations) }
     public var passes: [RuleResult] { group(\.passes) }

@@ -48,6 +48,9 @@ public protocol Rule: Sendable {
     /// one review for this rule instead of judging from part of its styles. Empty by default:
     /// visibility is the accessibility model's, every rule shares it.
     var stylesRead: PropertySet { get }
+    /// Whether the rule judges only the top-level page and not the documents of its frames
+    /// (axe's `is-initiator-matches`: a page's title, language and viewport are the top page's).
+    var topDocumentOnly: Bool { get }
 }
 
 /// An outcome with the measurements behind it (a contrast ratio and its colours).
@@ -64,6 +67,7 @@ public struct CheckResult: Sendable, Equatable {
 extension Rule {
     public var excludesHidden: Bool { true }
     public var stylesRead: PropertySet { PropertySet() }
+    public var topDocumentOnly: Bool { false }
 
     public func check(_ element: Element, on page: PageContext) -> CheckResult {
         CheckResult(evaluate(element, on: page))
@@ -120,6 +124,15 @@ public final class PageContext {
     // Unchecked for the model's reason (see AccessibilityModel): one thread, no overlapping access.
     @exclusivity(unchecked) private var memos: [String: AnyObject] = [:]
     @exclusivity(unchecked) private var lastMemo: (key: String, box: AnyObject)?
+
+    /// The frame element this document is shown in; nil for the top-level page.
+    public internal(set) var host: FrameHost?
+    /// What became of each frame element of this document (by position) that the audit tried to
+    /// load; empty when frames are not loaded (a check without a frame loader).
+    public internal(set) var frames: [Int: FrameOutcome] = [:]
+
+    /// Whether this is the page itself rather than a frame's document.
+    public var isTopDocument: Bool { host == nil }
 
     public init(document: Document) {
         self.document = document

@@ -19,6 +19,9 @@ public struct ARIAHiddenBodyRule: Rule {
 
     public let selector = try! SelectorList("body")
 
+    /// A frame's own document is not the page (axe's `is-initiator-matches`).
+    public var topDocumentOnly: Bool { true }
+
     /// The body is hidden by this very attribute, so hidden elements must not be skipped.
     public var excludesHidden: Bool { false }
 

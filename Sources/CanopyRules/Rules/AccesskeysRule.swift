@@ -3,7 +3,7 @@ import CanopyHTML
 
 /// An access key shared by two elements works for one of them only (which one depends on the
 /// browser), so keyboard users cannot rely on it.
-public struct AccesskeysRule: Rule {
+public struct AccesskeysRule: UniqueAcrossFramesRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -33,6 +33,14 @@ public struct AccesskeysRule: Rule {
         guard let key = Self.key(of: element, on: page), let sharing = Self.elementsByKey(on: page)[key], sharing.count > 1
         else { return .pass }
         return .violation("accesskey=\"\(element.attribute("accesskey") ?? "")\" is used by \(sharing.count) elements on the page.")
+    }
+
+    /// A key pressed in a frame competes with the page's (axe compares keys across frames).
+    public func uniquenessKey(of element: Element, on page: PageContext) -> String? { Self.key(of: element, on: page) }
+
+    public func duplicated(_ element: Element, on page: PageContext, twinsInOtherDocuments twins: Int) -> CheckOutcome {
+        let here = Self.key(of: element, on: page).flatMap { Self.elementsByKey(on: page)[$0]?.count } ?? 1
+        return .violation("accesskey=\"\(element.attribute("accesskey") ?? "")\" is used by \(here + twins) elements on the page and in its frames.")
     }
 
     /// The key compared without case, nil when the element takes none.

@@ -24,6 +24,9 @@ public struct BypassRule: Rule {
 
     public let selector = try! SelectorList("html:not(html *)")
 
+    /// A frame's own document is not the page (axe's `is-initiator-matches`).
+    public var topDocumentOnly: Bool { true }
+
     private static let links = try! SelectorList("a[href]")
     private static let headings = try! SelectorList(
         "h1:not([role]), h2:not([role]), h3:not([role]), h4:not([role]), h5:not([role]), h6:not([role]), [role=heading]")

@@ -22,6 +22,9 @@ public struct DocumentTitleRule: Rule {
 
     public let selector = try! SelectorList("html:root")
 
+    /// A frame's own document is not the page (axe's `is-initiator-matches`).
+    public var topDocumentOnly: Bool { true }
+
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         // document.title: the first <title> in the document, whitespace-trimmed.
         guard let title = page.document.title else { return .violation("The page has no <title> element.") }

@@ -23,7 +23,7 @@ public struct FrameTitleRule: Rule {
 
     /// Frames taken out of the tab order (negative tabindex) are not reached, so not checked.
     public func applies(to element: Element, on page: PageContext) -> Bool {
-        guard let tabIndex = JavaScriptInteger.parse(element.attribute("tabindex")) else { return true }
+        guard let tabIndex = element.attribute("tabindex").flatMap(JavaScriptNumbers.parseInt) else { return true }
         return tabIndex >= 0
     }
 
@@ -56,21 +56,4 @@ public struct FrameTitleRule: Rule {
             #"<iframe src="map.html" hidden></iframe>"#,
         ]
     )
-}
-
-/// Integers read the way JavaScript's `parseInt(text, 10)` reads them: leading whitespace, an
-/// optional sign and the leading digits; nil when there are no digits.
-enum JavaScriptInteger {
-    static func parse(_ text: String?) -> Int? {
-        guard let text else { return nil }
-        var rest = text.drop { $0.isWhitespace }
-        var sign = 1
-        if let first = rest.first, first == "-" || first == "+" {
-            if first == "-" { sign = -1 }
-            rest = rest.dropFirst()
-        }
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty else { return nil }
-        return Int(digits.prefix(18)).map { $0 * sign }
-    }
 }

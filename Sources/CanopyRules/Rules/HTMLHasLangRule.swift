@@ -22,6 +22,9 @@ public struct HTMLHasLangRule: Rule {
     /// Only the document's root element, never an `<html>` nested elsewhere.
     public let selector = try! SelectorList("html:root")
 
+    /// A frame's own document is not the page (axe's `is-initiator-matches`).
+    public var topDocumentOnly: Bool { true }
+
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         if let lang = element.attribute("lang"), !lang.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return .pass

@@ -3,7 +3,7 @@ import CanopyHTML
 
 /// A main landmark lets keyboard and screen reader users jump straight past the header and
 /// navigation to the page's primary content.
-public struct LandmarkOneMainRule: Rule {
+public struct LandmarkOneMainRule: SatisfiedByAnyFrameRule {
     public init() {}
 
     public let metadata = RuleMetadata(

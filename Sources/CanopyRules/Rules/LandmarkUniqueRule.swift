@@ -6,7 +6,7 @@ import CanopyHTML
 ///
 /// As in axe-core, only the first landmark of each indistinguishable group is reported (as the
 /// violation); later ones with the same role and name are left out of the results.
-public struct LandmarkUniqueRule: Rule {
+public struct LandmarkUniqueRule: UniqueAcrossFramesRule {
     public init() {}
 
     public let metadata = RuleMetadata(
@@ -42,6 +42,18 @@ public struct LandmarkUniqueRule: Rule {
         guard !twins.isEmpty else { return .pass }
         let named = identity.name.map { "the name \"\($0)\"" } ?? "no name"
         return .violation("\(twins.count + 1) \(identity.role) landmarks have \(named), so they cannot be told apart.")
+    }
+
+    /// A frame's landmarks are listed with the page's, so they must differ across documents too.
+    public func uniquenessKey(of element: Element, on page: PageContext) -> String? {
+        identity(of: element, in: landmarks(on: page), on: page).map { "\($0.role)\u{0}\($0.name ?? "\u{1}")" }
+    }
+
+    public func duplicated(_ element: Element, on page: PageContext, twinsInOtherDocuments twins: Int) -> CheckOutcome {
+        guard let identity = identity(of: element, in: landmarks(on: page), on: page) else { return .pass }
+        let here = landmarks(on: page).groups[identity]?.count ?? 1
+        let named = identity.name.map { "the name \"\($0)\"" } ?? "no name"
+        return .violation("\(here + twins) \(identity.role) landmarks on the page and in its frames have \(named), so they cannot be told apart.")
     }
 
     /// The visible landmarks of the page by identity (positions in document order), computed

@@ -18,6 +18,9 @@ public struct MetaViewportLargeRule: Rule {
 
     public let selector = try! SelectorList(#"meta[name="viewport"]"#)
 
+    /// A frame's own document is not the page (axe's `is-initiator-matches`).
+    public var topDocumentOnly: Bool { true }
+
     /// A `<meta>` is never rendered, yet the browser applies it.
     public var excludesHidden: Bool { false }
 

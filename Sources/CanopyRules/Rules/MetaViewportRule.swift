@@ -20,6 +20,9 @@ public struct MetaViewportRule: Rule {
 
     public let selector = try! SelectorList(#"meta[name="viewport"]"#)
 
+    /// A frame's own document is not the page (axe's `is-initiator-matches`).
+    public var topDocumentOnly: Bool { true }
+
     /// A `<meta>` is never rendered, yet the browser applies it.
     public var excludesHidden: Bool { false }
 

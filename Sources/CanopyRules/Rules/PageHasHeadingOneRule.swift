@@ -2,7 +2,7 @@ import CanopyAccessibility
 import CanopyHTML
 
 /// A level-one heading marks where the main content starts; screen reader users jump to it.
-public struct PageHasHeadingOneRule: Rule {
+public struct PageHasHeadingOneRule: SatisfiedByAnyFrameRule {
     public init() {}
 
     public let metadata = RuleMetadata(

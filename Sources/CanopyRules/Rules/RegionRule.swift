@@ -32,7 +32,17 @@ public struct RegionRule: Rule {
     /// The walk covers the whole body, so it runs once per page and each element reads its result.
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         guard facts(on: page).regionless[element.position] else { return .pass }
+        // A frame's content is in whatever landmark its frame element sits in (axe's region-after).
+        if let host = page.host, Self.sitsInLandmark(host) { return .pass }
         return .violation("This content is not inside any landmark, so people who navigate by landmarks may miss it.")
+    }
+
+    private static func sitsInLandmark(_ host: FrameHost) -> Bool {
+        let model = host.page.accessibility
+        let inLandmark = host.element.ancestors.contains { ancestor in
+            model.role(of: ancestor, options: .axeDefault).map(Landmarks.roleNames.contains) ?? false
+        }
+        return inLandmark || (host.page.host.map(sitsInLandmark) ?? false)
     }
 
     /// By element position: which elements `body *` matches, and which ones the scan reports.
