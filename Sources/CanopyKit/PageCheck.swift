@@ -96,7 +96,7 @@ public struct PageCheck: Sendable {
                 status = status.combined(with: error.exitStatus)
                 continue
             }
-            let result = auditor.audit(document, styles: styles, scope: scope, at: now())
+            let result = auditor.audit(document, styles: styles, scope: scope, frames: frameLoader(for: document), at: now())
             if !result.violations.isEmpty { status = status.combined(with: .violationsFound) }
             switch options.format {
             case .text: reports.append(TextReport().render(result, source: source.label))
@@ -111,6 +111,15 @@ public struct PageCheck: Sendable {
             output = Self.json(jsonReports, asArray: sources.count != 1)
         }
         return Outcome(output: output, diagnostics: diagnostics, exitStatus: status)
+    }
+
+    /// Frames of a checked page: files beside a file, documents on the page's own origin for a
+    /// URL (the origin the user asked to check; robots.txt is for crawlers).
+    private func frameLoader(for document: Document) -> FrameFetcher {
+        let pageURL = document.url.flatMap { try? URLNormalizer().normalize($0) }
+        var plan = CrawlPlan(startURLs: pageURL.map { [$0] } ?? [])
+        plan.honoursRobots = false
+        return FrameFetcher(crawl: plan, fetcher: fetcher, readsFiles: true)
     }
 
     /// Loads and parses one page.

@@ -33,7 +33,7 @@ public struct TextReport: Sendable {
 
     private func appendNodes(_ rule: RuleResult, to lines: inout [String]) {
         for node in rule.nodes {
-            lines.append("    \(node.target)  (line \(node.element.line))")
+            lines.append("    \(node.location)  (line \(node.element.line))")
             lines.append("      \(node.html.replacingNewlines())")
             switch node.outcome {
             case .violation(let message), .incomplete(let message): lines.append("      \(message)")

@@ -4,16 +4,30 @@ import CanopyRules
 
 extension FindingRecord {
     /// Every violation and incomplete node of an audit as findings, each fingerprinted.
-    /// - Parameter owner: the vendor owning an element (from the configured vendor selectors),
-    ///   nil for first-party markup.
+    /// - Parameter owner: the vendor owning an element of the page (from the configured vendor
+    ///   selectors), nil for first-party markup; a frame's content belongs to its frame element's owner.
     public static func findings(
         of audit: AuditResult, fingerprinter: PageFingerprinter, owner: (Element) -> String? = { _ in nil }
     ) -> [FindingRecord] {
         var findings: [FindingRecord] = []
+        var frameFingerprinters: [ObjectIdentifier: PageFingerprinter] = [:]
         for rule in audit.rules {
             for node in rule.nodes {
                 guard let finding = node.finding(of: rule.metadata) else { continue }
-                findings.append(FindingRecord(finding, owner: owner(node.element), identity: fingerprinter.identity(of: node.element)))
+                guard let outermost = node.frameHosts.first else {
+                    findings.append(FindingRecord(finding, owner: owner(node.element), identity: fingerprinter.identity(of: node.element)))
+                    continue
+                }
+                // A frame's finding is the frame element's on the page, refined by where it sits in
+                // each framed document: as stable as the frame element's own identity.
+                var chain = [fingerprinter.identity(of: outermost)]
+                for element in node.frameHosts.dropFirst() + [node.element] {
+                    let document = element.document
+                    let inner = frameFingerprinters[ObjectIdentifier(document)] ?? PageFingerprinter(document: document)
+                    frameFingerprinters[ObjectIdentifier(document)] = inner
+                    chain.append(inner.identity(of: element))
+                }
+                findings.append(FindingRecord(finding, owner: owner(outermost), identity: FindingIdentity(framed: chain)))
             }
         }
         return findings
@@ -29,5 +43,23 @@ extension PageRecord {
             if passes > 0 { counts[rule.metadata.id, default: 0] += passes }
         }
         return counts
+    }
+}
+
+extension FindingIdentity {
+    /// One identity for an element inside frames, from the identities of the frame elements that
+    /// lead to it and its own: placed in the component that holds the outermost frame element.
+    init(framed chain: [FindingIdentity]) {
+        func combined(_ first: String) -> String {
+            var hasher = StableHasher()
+            hasher.combine(first)
+            for identity in chain.dropFirst() { hasher.combine(identity.elementSignature) }
+            return hasher.hex
+        }
+        let outer = chain[0]
+        self.init(
+            elementSignature: combined(outer.elementSignature),
+            component: outer.component.map { ComponentPlacement(candidate: $0.candidate, elementSignature: combined($0.elementSignature)) }
+        )
     }
 }

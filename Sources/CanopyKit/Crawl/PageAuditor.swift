@@ -16,10 +16,13 @@ public struct PageAuditor: Sendable {
     private let lineWriter: AxeJSONLineWriter
     private let styles: StyleEnvironment
     let stylesheets: StyleSheetFetcher
+    /// Frame documents, each fetched once per crawl.
+    let frames: FrameFetcher
 
     init(crawl: CrawlPlan, audit: AuditPlan, stylesheets: StyleSheetFetcher? = nil) {
         self.crawl = crawl
         self.audit = audit
+        self.frames = FrameFetcher(crawl: crawl)
         self.lineWriter = AxeJSONLineWriter(rules: audit.auditor.rules.map(\.metadata))
         self.stylesheets = stylesheets ?? Self.styleSheetFetcher(for: crawl)
         self.styles = audit.styleEnvironment(loader: self.stylesheets)
@@ -60,7 +63,7 @@ public struct PageAuditor: Sendable {
 
     func process(_ document: Document, url: String) -> ProcessedPage<PageAudit> {
         let scope = AuditScope(exclude: audit.exclusions(forURL: url))
-        let result = audit.auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions)
+        let result = audit.auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions, frames: frames)
         var page = PageAudit(title: document.title)
         let fingerprinter = PageFingerprinter(document: document, componentRoots: ownerRoots(in: document))
         page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))

@@ -144,7 +144,14 @@ public struct AxeJSONLineWriter: Sendable {
             json.append(contentsOf: #","impact":"#.utf8)
             JSONText.append(node.impact.rawValue, to: &json)
             json.append(contentsOf: #","target":["#.utf8)
-            JSONText.append(node.target, to: &json)
+            if node.target.hasPrefix("[\"") {
+                for (index, selector) in FrameTarget.components(node.target).enumerated() {
+                    if index > 0 { json.append(UInt8(ascii: ",")) }
+                    JSONText.append(selector, to: &json)
+                }
+            } else {
+                JSONText.append(node.target, to: &json)
+            }
             json.append(contentsOf: "]}".utf8)
         }
         json.append(contentsOf: parts.tail)

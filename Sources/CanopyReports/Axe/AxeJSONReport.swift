@@ -85,7 +85,7 @@ public struct AxeJSONReport: Encodable, Sendable {
             description: rule.metadata.description, help: rule.metadata.help, helpUrl: rule.metadata.helpURL,
             nodes: rule.nodes.prefix(limit).map { node in
                 NodeEntry(
-                    target: [node.target], html: node.html, impact: impact?.rawValue,
+                    target: node.axeTarget, html: node.html, impact: impact?.rawValue,
                     failureSummary: FailureSummary.text(for: node.outcome, rule: rule.metadata),
                     any: node.evidence.isEmpty ? nil : [
                         AxeCheckEntry(id: rule.metadata.id, impact: rule.metadata.impact.rawValue, message: node.outcome.message, data: node.evidence)

@@ -67,7 +67,7 @@ extension AxeJSONReport {
                 nodes: nodes.map { node in
                     let check: CheckOutcome = node.outcome == .violation ? .violation(node.message) : .incomplete(node.message)
                     return NodeEntry(
-                        target: [node.target], html: node.snippet, impact: node.impact.rawValue,
+                        target: FrameTarget.components(node.target), html: node.snippet, impact: node.impact.rawValue,
                         failureSummary: metadata.flatMap { FailureSummary.text(for: check, rule: $0) } ?? node.message
                     )
                 }

@@ -110,7 +110,7 @@ public struct Auditor: Sendable {
             var outcome = checked.outcome
             if reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
             if page.accessibility.namesCutShort != namesCutBefore { outcome = .incomplete(Self.nameBudgetSpent(page)) }
-            nodes.append(NodeResult(element: element, outcome: outcome, evidence: checked.evidence, describer: describer, framePath: audited.framePath))
+            nodes.append(audited.node(element, outcome, evidence: checked.evidence))
         }
         return nodes
     }
@@ -136,9 +136,15 @@ public struct NodeResult: Sendable {
     /// For an element inside a frame, the selectors of the frame elements that lead to its
     /// document, outermost first (axe's target is these followed by `target`); empty on the page itself.
     public var framePath: [String] = []
+    /// The frame elements themselves, outermost first, each in its own document.
+    public var frameHosts: [Element] = []
 
     /// A CSS selector matching exactly this element in its document (computed when first asked for).
     public var target: String { describer.target(for: element) }
+    /// axe's target: the frame selectors, then the element's.
+    public var axeTarget: [String] { framePath + [target] }
+    /// The target as reports keep it (`FrameTarget`): the selector, or inside frames the array.
+    public var location: String { framePath.isEmpty ? target : FrameTarget.joined(axeTarget) }
     /// The element's markup, shortened for reports.
     public var html: String { element.snippet() }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether a finding fails or needs a person to review it (axe-core's `incomplete`).
 public enum FindingOutcome: String, Sendable, Codable {
     case violation, incomplete
@@ -39,7 +41,8 @@ public struct Finding: Sendable, Hashable {
     /// The impact as reported for this node (after any rule-set override).
     public var impact: Impact
     public var outcome: FindingOutcome
-    /// A CSS selector matching exactly the element on its page.
+    /// A CSS selector matching exactly the element on its page; for an element inside frames,
+    /// axe's target array as one string (`FrameTarget`).
     public var target: String
     /// The element's markup, shortened.
     public var snippet: String
@@ -79,8 +82,27 @@ extension NodeResult {
         // page passes that many lines: neither is a line to point at.
         let line = (1..<65_535).contains(element.line) ? element.line : nil
         return Finding(
-            ruleID: rule.id, impact: rule.impact, outcome: outcome, target: target, snippet: html, message: message, sourceLine: line,
+            ruleID: rule.id, impact: rule.impact, outcome: outcome, target: location, snippet: html, message: message, sourceLine: line,
             evidence: evidence
         )
+    }
+}
+
+/// A target as one string wherever a finding is kept or shown (store, trend, gate, baseline):
+/// the element's selector on the page, or inside frames axe's target array written as JSON
+/// (`["#checkout","button.pay"]`). A CSS selector cannot begin with `["`, so the two never mix.
+public enum FrameTarget {
+    public static func joined(_ selectors: [String]) -> String {
+        guard selectors.count > 1 else { return selectors.first ?? "" }
+        let data = (try? JSONEncoder().encode(selectors)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// axe's target array for a stored target.
+    public static func components(_ target: String) -> [String] {
+        guard target.hasPrefix("[\""), let selectors = try? JSONDecoder().decode([String].self, from: Data(target.utf8)) else {
+            return [target]
+        }
+        return selectors
     }
 }

@@ -13,6 +13,8 @@ final class AuditedDocument {
     var inScope: [Bool]
     /// The frame elements' selectors from the page down to this document.
     let framePath: [String]
+    /// Those frame elements.
+    let hosts: [Element]
     /// The positions of those frame elements, each in its own document: sorts nodes of all
     /// documents in the order a reader meets them, a frame's content at its frame element.
     let order: [Int]
@@ -21,7 +23,7 @@ final class AuditedDocument {
 
     init(
         document: Document, styles: StyleEnvironment, nameStepBudget: Int?, readsStyles: Bool,
-        framePath: [String] = [], order: [Int] = [], addresses: [String] = []
+        framePath: [String] = [], hosts: [Element] = [], order: [Int] = [], addresses: [String] = []
     ) {
         let computed = styles.styles(for: document)
         // Not when a sheet failed: every rule that reads styles then stops at its first element.
@@ -30,12 +32,13 @@ final class AuditedDocument {
         self.describer = NodeDescriber(document: document)
         self.inScope = [Bool](repeating: true, count: document.elementCount)
         self.framePath = framePath
+        self.hosts = hosts
         self.order = order
         self.addresses = addresses + (document.url.map { [$0] } ?? [])
     }
 
     func node(_ element: Element, _ outcome: CheckOutcome, evidence: [String: EvidenceValue] = [:]) -> NodeResult {
-        NodeResult(element: element, outcome: outcome, evidence: evidence, describer: describer, framePath: framePath)
+        NodeResult(element: element, outcome: outcome, evidence: evidence, describer: describer, framePath: framePath, frameHosts: hosts)
     }
 
     /// Where `element` of this document comes in reading order across the page's documents.
@@ -64,7 +67,7 @@ struct FrameTree {
             case .document(let document):
                 let child = AuditedDocument(
                     document: document, styles: environment, nameStepBudget: auditor.nameStepBudget, readsStyles: auditor.readsStyles,
-                    framePath: parent.framePath + [parent.describer.target(for: frame)],
+                    framePath: parent.framePath + [parent.describer.target(for: frame)], hosts: parent.hosts + [frame],
                     order: parent.readingOrder(of: frame), addresses: parent.addresses
                 )
                 child.page.host = FrameHost(element: frame, page: parent.page)
@@ -136,9 +139,7 @@ enum FrameMerge {
             let node = perDocument[first.document][first.index]
             let page = documents[first.document].page
             let outcome = rule.duplicated(node.element, on: page, twinsInOtherDocuments: members.count - 1)
-            replaced[first.document, default: [:]][first.index] = NodeResult(
-                element: node.element, outcome: outcome, evidence: node.evidence, describer: node.describer, framePath: node.framePath
-            )
+            replaced[first.document, default: [:]][first.index] = node.with(outcome)
             for later in members.dropFirst() { replaced[later.document, default: [:]][later.index] = .some(nil) }
         }
         var merged: [NodeResult] = []
@@ -174,6 +175,6 @@ enum FrameMerge {
 extension NodeResult {
     /// The same node with another outcome.
     func with(_ outcome: CheckOutcome) -> NodeResult {
-        NodeResult(element: element, outcome: outcome, evidence: evidence, describer: describer, framePath: framePath)
+        NodeResult(element: element, outcome: outcome, evidence: evidence, describer: describer, framePath: framePath, frameHosts: frameHosts)
     }
 }

@@ -1,0 +1,124 @@
+import CanopyCrawl
+import CanopyHTML
+import CanopyRules
+import Foundation
+
+/// Loads the documents of the frames pages show, each URL once per crawl however many pages
+/// frame it (a checkout frame on every page is one request), within the crawl's origins, its
+/// robots.txt, headers, credentials, timeouts and size limit. A frame on another origin is
+/// not fetched: it is reported as not audited, and the rules that needed it leave it for review.
+///
+/// Frames are fetched on the worker auditing the page, as stylesheets are: a site has few
+/// distinct frame documents, so they are not worth a place in the crawl's page queue.
+public final class FrameFetcher: FrameLoading, @unchecked Sendable {
+    // Unchecked: every mutable field is read and written under `condition`.
+    private let crawl: CrawlPlan
+    private let fetcher: Fetcher
+    private let readsFiles: Bool
+    private let condition = NSCondition()
+    private var loaded: [String: FrameContent] = [:]
+    private var inFlight: Set<String> = []
+    private var robots: [Origin: RobotsTxt] = [:]
+    private var counts = FrameFetchStatistics()
+
+    /// `readsFiles`: `file:` frames (a page checked from disk) are read from disk.
+    public init(crawl: CrawlPlan, fetcher: Fetcher = Fetcher(), readsFiles: Bool = false) {
+        self.crawl = crawl
+        self.fetcher = fetcher
+        self.readsFiles = readsFiles
+    }
+
+    public var statistics: FrameFetchStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        return counts
+    }
+
+    public func frameDocument(at url: String) -> FrameContent {
+        condition.lock()
+        while inFlight.contains(url) { condition.wait() }
+        if let known = loaded[url] {
+            condition.unlock()
+            return known
+        }
+        inFlight.insert(url)
+        condition.unlock()
+
+        let content = load(url)
+        condition.lock()
+        loaded[url] = content
+        inFlight.remove(url)
+        counts.requested += 1
+        if case .unavailable = content { counts.unavailable += 1 }
+        condition.broadcast()
+        condition.unlock()
+        return content
+    }
+
+    private func load(_ url: String) -> FrameContent {
+        if url.lowercased().hasPrefix("file:") {
+            guard readsFiles, let path = URL(string: url)?.path else { return .unavailable(reason: "local files are read only for pages checked from disk") }
+            guard let data = FileManager.default.contents(atPath: path) else { return .unavailable(reason: "no such file") }
+            return .document(HTMLParser().parse(bytes: [UInt8](data), url: url))
+        }
+        guard var next = try? crawl.normalizer.normalize(url) else { return .unavailable(reason: "its address is not a URL Canopy can fetch") }
+        for _ in 0...crawl.maxRedirects {
+            guard crawl.scope.allowsResource(next) else {
+                return .unavailable(reason: "\(next.origin) is outside the crawl's origins (a cross-origin frame), so it was not fetched")
+            }
+            if crawl.honoursRobots, !robotsRules(for: next.origin).isAllowed(next) {
+                return .unavailable(reason: "robots.txt of \(next.origin) disallows it")
+            }
+            let response: FetchResponse
+            do {
+                response = try fetcher.fetch(crawl.request(for: next))
+            } catch {
+                return .unavailable(reason: error.description)
+            }
+            if (300..<400).contains(response.status), let location = response.header("location") {
+                guard let target = try? crawl.normalizer.resolve(location, against: next) else {
+                    return .unavailable(reason: "HTTP \(response.status) to an address Canopy cannot fetch")
+                }
+                next = target
+                continue
+            }
+            guard (200..<300).contains(response.status) else { return .unavailable(reason: "HTTP \(response.status)") }
+            let type = response.contentType?.lowercased() ?? ""
+            guard type.isEmpty || type.hasPrefix("text/html") || type.hasPrefix("application/xhtml+xml") else {
+                return .unavailable(reason: "served as \(type), not HTML")
+            }
+            return .document(HTMLParser().parse(bytes: response.body, contentType: response.contentType, url: next.string))
+        }
+        return .unavailable(reason: "more than \(crawl.maxRedirects) redirects")
+    }
+
+    /// The origin's robots.txt, fetched once per crawl by this fetcher (the crawler keeps its own).
+    private func robotsRules(for origin: Origin) -> RobotsTxt {
+        condition.lock()
+        if let known = robots[origin] {
+            condition.unlock()
+            return known
+        }
+        condition.unlock()
+        var rules = RobotsTxt.allowAll
+        if let url = try? crawl.normalizer.normalize("\(origin)/robots.txt") {
+            if let response = try? fetcher.fetch(crawl.request(for: url)) {
+                rules = RobotsTxt.forResponse(status: response.status, body: response.body, userAgent: crawl.userAgent)
+            } else {
+                rules = .disallowAll
+            }
+        }
+        condition.lock()
+        robots[origin] = rules
+        condition.unlock()
+        return rules
+    }
+}
+
+/// How many distinct frame documents a crawl asked for, and how many it could not audit.
+public struct FrameFetchStatistics: Sendable, Hashable, Codable {
+    public var requested = 0
+    public var unavailable = 0
+
+    public init() {}
+}
