@@ -58,9 +58,14 @@ public struct PageLinks: Sendable {
 /// against `<base href>` and normalized.
 public struct LinkExtractor: Sendable {
     public var normalizer: URLNormalizer
+    /// Whether frame sources are links to crawl. Not when frames are audited as part of the
+    /// pages showing them: a frame's document alone is no page a user visits, and auditing it
+    /// as one would report a missing title, language and landmarks nobody meets.
+    public var followsFrames: Bool
 
-    public init(normalizer: URLNormalizer = URLNormalizer()) {
+    public init(normalizer: URLNormalizer = URLNormalizer(), followsFrames: Bool = true) {
         self.normalizer = normalizer
+        self.followsFrames = followsFrames
     }
 
     private static let linkElementNames = ["a", "area", "iframe", "frame", "base", "link", "meta"]
@@ -81,7 +86,7 @@ public struct LinkExtractor: Sendable {
                 let isNoFollow = Self.tokens(element.attribute("rel") ?? "").contains("nofollow")
                 references.append((href, element.localName == "a" ? .anchor : .area, element.line, isNoFollow))
             case "iframe", "frame":
-                guard element.isHTML, let src = element.attribute("src") else { continue }
+                guard followsFrames, element.isHTML, let src = element.attribute("src") else { continue }
                 references.append((src, element.localName == "iframe" ? .iframe : .frame, element.line, false))
             case "base":
                 if baseHref == nil, element.isHTML, let href = element.attribute("href") { baseHref = href }

@@ -1,4 +1,5 @@
 import CanopyCrawl
+import CanopyRules
 import CanopyStore
 
 /// What Canopy keeps of a crawled page once it is parsed and audited: only what the run store,
@@ -15,6 +16,8 @@ public struct PageAudit: Sendable {
     /// as this crawl found them: a change in any re-audits the page in the next incremental crawl.
     public var stylesheetURLs: [String] = []
     public var stylesheetDigest: String?
+    /// Frames audited with the page, and frames that could not be (cross-origin, failed).
+    public var frames = FrameCounts()
     /// The run whose audit this is, when the page was unchanged since and its result carried over.
     public var carriedFrom: RunID?
 

@@ -70,10 +70,11 @@ public struct PageAuditor: Sendable {
         page.passCounts = PageRecord.passCounts(of: result)
         page.components = fingerprinter.components
         page.stylesheetURLs = result.stylesheetURLs
+        page.frames = result.frames
         page.stylesheetDigest = stylesheets.digest(ofSheetsAt: page.stylesheetURLs)
         var processed = ProcessedPage(result: page)
         if let base = try? crawl.normalizer.normalize(url) {
-            let links = LinkExtractor(normalizer: crawl.normalizer).extract(from: document, pageURL: base)
+            let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: false).extract(from: document, pageURL: base)
             processed.links = links.followableURLs(honouringNoFollow: !crawl.followsNofollow)
             processed.canonicalURL = links.canonical?.string
         }
