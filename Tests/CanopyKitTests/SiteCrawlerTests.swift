@@ -463,7 +463,7 @@ struct SiteCrawlerTests {
         }
     }
 
-    @Test("follows meta refresh, iframe and frame sources, resolves links against <base href>, and notes rel=canonical without crawling it")
+    @Test("follows meta refresh, audits iframe and frame sources in their pages rather than as pages, resolves links against <base href>, and notes rel=canonical without crawling it")
     func otherLinkSources() throws {
         let server = try TestHTTPServer.routes([
             "/": .html("""
@@ -485,7 +485,10 @@ struct SiteCrawlerTests {
 
         let (_, sink) = try crawl(server) { $0.honoursRobots = false; $0.sitemaps = .none }
 
-        #expect(sink.auditedPaths == ["/", "/based", "/frames", "/refreshed", "/framed", "/docs/v2/guide", "/frame-left", "/frame-right"])
+        #expect(sink.auditedPaths == ["/", "/based", "/frames", "/refreshed", "/docs/v2/guide"])
+        #expect(sink.byPath["/"]?.result?.frames.audited == 1)
+        #expect(sink.byPath["/frames"]?.result?.frames.audited == 2)
+        for path in ["/framed", "/frame-left", "/frame-right"] { #expect(server.requests.count { $0.path == path } == 1, "\(path) fetched once, as a frame") }
         #expect(!server.requests.contains { $0.path == "/guide" || $0.path == "/based/guide" }, "the base decides, not the page URL")
         #expect(sink.byPath["/"]?.canonicalURL == server.url("/canonical-home"))
         #expect(!server.requests.contains { $0.path == "/canonical-home" }, "a canonical URL is noted, not queued")
