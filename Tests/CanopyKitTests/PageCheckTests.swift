@@ -31,6 +31,26 @@ struct PageCheckTests {
         #expect(outcome.diagnostics.isEmpty)
     }
 
+    @Test("a checked file's frames are read from beside it and their findings have axe's two-part target")
+    func fileFramesAreReadBesideIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("canopy-frames-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"<!DOCTYPE html><html lang="en"><head><title>Pay</title></head><body><button id="pay"></button></body></html>"#
+            .write(to: folder.appendingPathComponent("pay.html"), atomically: true, encoding: .utf8)
+        let page = folder.appendingPathComponent("index.html")
+        try #"<!DOCTYPE html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><iframe id="checkout" title="Checkout" src="pay.html"></iframe></main></body></html>"#
+            .write(to: page, atomically: true, encoding: .utf8)
+        var options = PageCheck.Options()
+        options.format = .json
+        let outcome = PageCheck().run(sources: [.file(page.path)], options: options)
+        #expect(outcome.exitStatus == .violationsFound)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        let violations = try #require(json["violations"] as? [[String: Any]])
+        let nodes = violations.first { $0["id"] as? String == "button-name" }?["nodes"] as? [[String: Any]]
+        #expect(nodes?.first?["target"] as? [String] == ["#checkout", "#pay"])
+    }
+
     @Test func cleanFileExitsZero() throws {
         let path = try temporaryFile(Self.passingPage)
         defer { try? FileManager.default.removeItem(atPath: path) }
