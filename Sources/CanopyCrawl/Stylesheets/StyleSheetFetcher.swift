@@ -16,11 +16,9 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
     private let fetcher: Fetcher
     private let requestPolicy: RequestPolicy
     private let readsFiles: Bool
-    private let condition = NSCondition()
-    private var loads: [String: StyleSheetLoad] = [:]
-    /// What each sheet's answer was this crawl (its bytes' digest, or why there were none).
-    private var digests: [String: String] = [:]
-    private var inFlight: Set<String> = []
+    /// Each sheet's load, with what its answer was this crawl (its bytes' digest, or why there were none).
+    private let loads = OncePerKey<String, (load: StyleSheetLoad, digest: String)>()
+    private let countsLock = NSLock()
     private var counts = StyleSheetStatistics()
 
     /// `readsFiles`: `file:` URLs (a page checked from disk) are read from disk.
@@ -30,11 +28,7 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
         self.requestPolicy = requestPolicy
     }
 
-    public var statistics: StyleSheetStatistics {
-        condition.lock()
-        defer { condition.unlock() }
-        return counts
-    }
+    public var statistics: StyleSheetStatistics { countsLock.withLock { counts } }
 
     public func resolve(_ href: String, relativeTo base: String?) -> String {
         let baseURL = base.flatMap { URL(string: $0) }
@@ -46,31 +40,28 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
     }
 
     public func load(_ href: String, relativeTo base: String?) -> StyleSheetLoad {
-        let url = resolve(href, relativeTo: base)
-        condition.lock()
-        while inFlight.contains(url) { condition.wait() }
-        if let known = loads[url] {
-            condition.unlock()
-            return known
-        }
-        inFlight.insert(url)
-        condition.unlock()
+        loadOnce(resolve(href, relativeTo: base)).load
+    }
 
-        let (load, bytes, digest) = fetch(url)
-        condition.lock()
-        loads[url] = load
-        digests[url] = digest
-        inFlight.remove(url)
-        counts.requested += 1
-        counts.bytes += bytes
-        switch load {
-        case .failed: counts.failed += 1
-        case .loaded(_, _, missing: _?): counts.missing += 1
-        case .loaded: break
+    private func loadOnce(_ url: String) -> (load: StyleSheetLoad, digest: String) {
+        var bytes = 0
+        let (answer, computed) = loads.value(for: url) {
+            let (load, size, digest) = fetch(url)
+            bytes = size
+            return (load, digest)
         }
-        condition.broadcast()
-        condition.unlock()
-        return load
+        if computed {
+            countsLock.withLock {
+                counts.requested += 1
+                counts.bytes += bytes
+                switch answer.load {
+                case .failed: counts.failed += 1
+                case .loaded(_, _, missing: _?): counts.missing += 1
+                case .loaded: break
+                }
+            }
+        }
+        return answer
     }
 
     /// One digest for the sheets at `urls` as this crawl finds them (each fetched once per crawl):
@@ -79,11 +70,7 @@ public final class StyleSheetFetcher: StyleSheetLoading, @unchecked Sendable {
     public func digest(ofSheetsAt urls: [String]) -> String {
         var lines: [UInt8] = []
         for url in urls {
-            _ = load(url, relativeTo: nil)
-            condition.lock()
-            let digest = digests[url] ?? "unknown"
-            condition.unlock()
-            lines.append(contentsOf: Array("\(url)\t\(digest)\n".utf8))
+            lines.append(contentsOf: Array("\(url)\t\(loadOnce(resolve(url, relativeTo: nil)).digest)\n".utf8))
         }
         return SHA256.hexDigest(lines)
     }

@@ -11,14 +11,13 @@ import Foundation
 /// Frames are fetched on the worker auditing the page, as stylesheets are: a site has few
 /// distinct frame documents, so they are not worth a place in the crawl's page queue.
 public final class FrameFetcher: FrameLoading, @unchecked Sendable {
-    // Unchecked: every mutable field is read and written under `condition`.
+    // Unchecked: `counts` is only touched under `countsLock`.
     private let crawl: CrawlPlan
     private let fetcher: Fetcher
     private let readsFiles: Bool
-    private let condition = NSCondition()
-    private var loaded: [String: FrameContent] = [:]
-    private var inFlight: Set<String> = []
-    private var robots: [Origin: RobotsTxt] = [:]
+    private let documents = OncePerKey<String, FrameContent>()
+    private let robots = OncePerKey<Origin, RobotsTxt>()
+    private let countsLock = NSLock()
     private var counts = FrameFetchStatistics()
 
     /// `readsFiles`: `file:` frames (a page checked from disk) are read from disk.
@@ -28,30 +27,16 @@ public final class FrameFetcher: FrameLoading, @unchecked Sendable {
         self.readsFiles = readsFiles
     }
 
-    public var statistics: FrameFetchStatistics {
-        condition.lock()
-        defer { condition.unlock() }
-        return counts
-    }
+    public var statistics: FrameFetchStatistics { countsLock.withLock { counts } }
 
     public func frameDocument(at url: String) -> FrameContent {
-        condition.lock()
-        while inFlight.contains(url) { condition.wait() }
-        if let known = loaded[url] {
-            condition.unlock()
-            return known
+        let (content, computed) = documents.value(for: url) { load(url) }
+        if computed {
+            countsLock.withLock {
+                counts.requested += 1
+                if case .unavailable = content { counts.unavailable += 1 }
+            }
         }
-        inFlight.insert(url)
-        condition.unlock()
-
-        let content = load(url)
-        condition.lock()
-        loaded[url] = content
-        inFlight.remove(url)
-        counts.requested += 1
-        if case .unavailable = content { counts.unavailable += 1 }
-        condition.broadcast()
-        condition.unlock()
         return content
     }
 
@@ -94,24 +79,11 @@ public final class FrameFetcher: FrameLoading, @unchecked Sendable {
 
     /// The origin's robots.txt, fetched once per crawl by this fetcher (the crawler keeps its own).
     private func robotsRules(for origin: Origin) -> RobotsTxt {
-        condition.lock()
-        if let known = robots[origin] {
-            condition.unlock()
-            return known
-        }
-        condition.unlock()
-        var rules = RobotsTxt.allowAll
-        if let url = try? crawl.normalizer.normalize("\(origin)/robots.txt") {
-            if let response = try? fetcher.fetch(crawl.request(for: url)) {
-                rules = RobotsTxt.forResponse(status: response.status, body: response.body, userAgent: crawl.userAgent)
-            } else {
-                rules = .disallowAll
-            }
-        }
-        condition.lock()
-        robots[origin] = rules
-        condition.unlock()
-        return rules
+        robots.value(for: origin) {
+            guard let url = try? crawl.normalizer.normalize("\(origin)/robots.txt") else { return .allowAll }
+            guard let response = try? fetcher.fetch(crawl.request(for: url)) else { return .disallowAll }
+            return RobotsTxt.forResponse(status: response.status, body: response.body, userAgent: crawl.userAgent)
+        }.value
     }
 }
 
