@@ -159,10 +159,11 @@ public struct SiteCrawl: Sendable {
         }
         let previous: IncrementalCrawl.Baseline? = if case .incremental(let baseline) = comparison { baseline } else { nil }
         let tally = AuditTally(resumed: finished)
-        let stylesheets = PageAuditor.styleSheetFetcher(for: plan)
+        let session = SignInSession(crawl: plan)
+        let stylesheets = PageAuditor.styleSheetFetcher(for: plan, session: session)
         let crawler = PageAuditor.crawler(
             crawl: plan, audit: audit, sink: CombinedSink<PageAudit>([storeSink, lines, tally]), progress: progress,
-            resuming: finished.map(\.page), stylesheets: stylesheets, previous: previous
+            resuming: finished.map(\.page), stylesheets: stylesheets, previous: previous, session: session
         )
         guard stopper.attach(crawler) else {
             // Stopped (a signal) between opening the store and the first request: nothing was crawled.
@@ -206,6 +207,14 @@ public struct SiteCrawl: Sendable {
                 outcome.messages.append(.note(
                     "stopped: \(summary.pagesAudited) pages audited and recorded; run \(run) is marked interrupted and left out of trends; "
                         + "`canopy crawl --resume` with the same configuration continues it"
+                ))
+            } else if let failure = summary.signInFailure {
+                // The rest of the site was not reached: a complete run would show it as vanished.
+                try store.markInterrupted(run, at: now())
+                outcome.exitStatus = .couldNotAudit
+                outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "the crawl stopped: \(failure)")))
+                outcome.messages.append(.note(
+                    "  \(summary.pagesAudited) pages audited and recorded; run \(run) is marked interrupted and left out of trends"
                 ))
             } else {
                 try store.finish(run, coverage: coverage, endedAt: now())
@@ -279,6 +288,12 @@ public struct SiteCrawl: Sendable {
             String(format: "run %@: %d pages audited in %.1f s (%.0f pages/s), %d violations, %d to review",
                    run.description, summary.pagesAudited, summary.seconds, summary.pagesPerSecond, summary.violations, summary.incomplete),
         ]
+        if summary.signIns > 0 || summary.signInFailure != nil {
+            var line = "  signed in: \(summary.signIns) time\(summary.signIns == 1 ? "" : "s")"
+            if summary.sessionLosses > 0 { line += ", the session was lost \(summary.sessionLosses) time\(summary.sessionLosses == 1 ? "" : "s")" }
+            if summary.pagesSignInLost > 0 { line += "; \(summary.pagesSignInLost) page\(summary.pagesSignInLost == 1 ? "" : "s") not audited (sign-in lost)" }
+            lines.append(line)
+        }
         if summary.resumedPages > 0 {
             lines.append("  resumed: \(summary.resumedPages) pages (\(summary.resumedAudited) audited) were recorded before the interruption")
         }

@@ -51,6 +51,10 @@ public struct CrawlPlan: Sendable {
     public var credentialHeaders: [HTTPHeader] = []
     /// Host names (any port) or `host:port` pairs; by default the start URLs' own.
     public var credentialHosts: Set<String> = []
+    /// Sign in through the site's form before crawling, and again when the session is lost.
+    public var signIn: SignInPlan?
+    /// Links never requested (sign-out and destructive links of a signed-in crawl).
+    public var avoid: [URLPattern] = []
 
     public init(startURLs: [CrawlURL]) {
         self.startURLs = startURLs
@@ -58,7 +62,7 @@ public struct CrawlPlan: Sendable {
         self.credentialHosts = Set(startURLs.map { "\($0.host):\($0.effectivePort)" })
     }
 
-    func mayReceiveCredentials(_ url: CrawlURL) -> Bool {
+    public func mayReceiveCredentials(_ url: CrawlURL) -> Bool {
         credentialHosts.contains(url.host) || credentialHosts.contains("\(url.host):\(url.effectivePort)")
     }
 

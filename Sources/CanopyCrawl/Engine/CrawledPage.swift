@@ -83,6 +83,9 @@ public enum Skip: Sendable, Equatable, CustomStringConvertible {
     case redirectedOutOfScope(CrawlScope.Decision, to: String)
     /// A redirect to a URL robots.txt disallows.
     case redirectDisallowedByRobots(String)
+    /// A redirect to a sign-out or destructive link (`auth.avoid`) or to the sign-in page,
+    /// which a signed-in crawl never requests.
+    case redirectAvoided(String)
 
     public var description: String {
         switch self {
@@ -90,6 +93,7 @@ public enum Skip: Sendable, Equatable, CustomStringConvertible {
         case .redirectsToCrawledPage(let target): "redirects to \(target), crawled under that URL"
         case .redirectedOutOfScope(let decision, let target): "redirected out of scope (\(decision.description)) to \(target)"
         case .redirectDisallowedByRobots(let target): "redirects to \(target), which robots.txt disallows"
+        case .redirectAvoided(let target): "redirects to \(target), which a signed-in crawl never requests"
         }
     }
 }

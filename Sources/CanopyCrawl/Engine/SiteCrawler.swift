@@ -49,6 +49,17 @@ public struct CrawlSummary: Sendable, Codable, Equatable {
     /// (counted in `pagesAudited` too), by how they were known to be unchanged
     /// (`UnchangedEvidence` raw values).
     public var pagesUnchanged: [String: Int] = [:]
+    /// Successful form sign-ins (`auth.login`), the first one included; 0 without one.
+    public var signIns = 0
+    /// Times the session was found lost during the crawl; each cost one sign-in again.
+    public var sessionLosses = 0
+    /// Pages that showed the sign-in page and could not be recovered: recorded as not audited,
+    /// with an error starting "sign-in lost" (counted in `pagesFailed` or
+    /// `pagesWithErrorStatus` too).
+    public var pagesSignInLost = 0
+    /// Why the crawl stopped because it could not sign in (at the start, or again after the
+    /// session was lost); nil when it did not.
+    public var signInFailure: String?
 
     public init() {}
 
@@ -139,16 +150,24 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
     private let baseline: IncrementalBaseline<Result>?
     /// The `<lastmod>` sitemaps gave pages (only with a baseline to compare it with).
     private var sitemapLastModified: [String: Date] = [:]
+    /// The signed-in session, when the plan signs in through a form.
+    private let session: SignInSession?
+    /// How each page job's request was sent with the session, by tag.
+    private var sentWith: [Int: SessionUse] = [:]
 
     /// - Parameters:
     ///   - process: called on a worker thread for every HTML page fetched with a 2xx status.
     ///   - baseline: the previous run, for an incremental crawl: pages that did not change since
     ///     keep its results instead of being processed.
+    ///   - session: the session of a plan that signs in, when the caller shares it (with the
+    ///     stylesheet fetcher); by default the crawler makes its own.
     public init(
         plan: CrawlPlan, process: @escaping @Sendable (FetchedPage) -> ProcessedPage<Result>, sink: any CrawlSink<Result>,
-        progress: CrawlProgressReporter? = nil, resuming finished: [FinishedPage] = [], baseline: IncrementalBaseline<Result>? = nil
+        progress: CrawlProgressReporter? = nil, resuming finished: [FinishedPage] = [], baseline: IncrementalBaseline<Result>? = nil,
+        session: SignInSession? = nil
     ) {
         self.plan = plan
+        self.session = session ?? SignInSession(crawl: plan)
         self.baseline = baseline
         self.process = process
         self.scope = plan.scope
@@ -160,6 +179,18 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
 
     /// Crawls until the frontier is empty or a limit is reached, and says what happened.
     public func run() throws(FetchError) -> CrawlSummary {
+        if let session {
+            // Signed in before anything else is fetched, so no page is ever seen signed out.
+            do throws(SignInFailure) {
+                try session.signIn()
+            } catch {
+                return lock.withLock {
+                    summary.startURLs = plan.startURLs.map(\.string)
+                    summary.signInFailure = "signing in at \(session.plan.url) failed: \(error.message)"
+                    return summary
+                }
+            }
+        }
         let loop = try FetchLoop(policy: plan.fetchPolicy) { [unowned self] completion in
             self.workers?.submit(completion)
         }
@@ -186,6 +217,11 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         let (result, final) = lock.withLock {
             summary.seconds = elapsedSeconds()
             summary.startUnreachable = summary.pagesAudited == 0 && summary.pagesFailed + summary.pagesWithErrorStatus > 0
+                && summary.signInFailure == nil
+            if let statistics = session?.currentStatistics {
+                summary.signIns = statistics.signIns
+                summary.sessionLosses = statistics.sessionLosses
+            }
             self.loop = nil
             self.workers = nil
             return (summary, currentProgress())
@@ -232,6 +268,11 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
             guard decision == .inScope else {
                 met.insert(Met.turnedAway, for: url.string)
                 summary.skippedByScope[decision.description, default: 0] += 1
+                return .rejected
+            }
+            if let avoided = avoidance(of: url) {
+                met.insert(Met.turnedAway, for: url.string)
+                summary.skippedByScope[avoided, default: 0] += 1
                 return .rejected
             }
             if plan.honoursRobots {
@@ -281,16 +322,27 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
 
     /// Hands a request to the fetch loop. `counted`: its work was already counted in
     /// `pendingWork` (a page from the frontier).
-    private func submit(url: CrawlURL, kind: JobKind, counted: Bool = false, validators: PageValidators? = nil) {
+    /// `afterLoss`: the page is fetched again after its session was lost.
+    private func submit(url: CrawlURL, kind: JobKind, counted: Bool = false, validators: PageValidators? = nil, afterLoss: Bool = false) {
+        var request = plan.request(for: url)
+        request.headers += validators?.conditionalHeaders ?? []
+        let use = session.map { SessionUse(session: $0.authorize(&request, for: url), afterLoss: afterLoss) }
         let tag: Int = lock.withLock {
             nextTag += 1
             jobs[nextTag] = kind
+            if let use, case .page = kind { sentWith[nextTag] = use }
             if !counted { pendingWork += 1 }
             return nextTag
         }
-        var request = plan.request(for: url)
-        request.headers += validators?.conditionalHeaders ?? []
         lock.withLock { loop }?.submit(FetchJob(request: request, tag: tag))
+    }
+
+    /// Why a signed-in crawl never requests `url` (the key it is counted under in
+    /// `skippedByScope`), or nil. Called under `lock`.
+    private func avoidance(of url: CrawlURL) -> String? {
+        if session?.isSignInEndpoint(url) == true { return "sign-in-page" }
+        if plan.avoid.contains(where: { $0.matches(url) }) { return "avoided-link" }
+        return nil
     }
 
     /// Moves pages of `origin` from the frontier to the fetch loop while it has fewer than
@@ -382,14 +434,19 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
 
     private func handle(_ completion: FetchCompletion) {
         defer { workDone() }
-        guard let kind = lock.withLock({ jobs.removeValue(forKey: completion.job.tag) }) else { return }
+        guard let job = lock.withLock({ () -> (kind: JobKind, use: SessionUse?)? in
+            guard let kind = jobs.removeValue(forKey: completion.job.tag) else { return nil }
+            return (kind, sentWith.removeValue(forKey: completion.job.tag))
+        }) else { return }
+        let (kind, use) = job
         // After a stop, the loop fails every transfer it abandons: such a page is not finished,
         // so it gets no record (a resumed run fetches it) and does not count as failed.
         if case .failure = completion.result, lock.withLock({ stopped }) { return }
         switch kind {
         case .robots(let origin, let redirects): handleRobots(completion, origin: origin, redirects: redirects)
         case .sitemap(let depth, let redirects): handleSitemap(completion, depth: depth, redirects: redirects)
-        case .page(let depth, let requested, let chain, let mode): handlePage(completion, depth: depth, requested: requested, chain: chain, mode: mode)
+        case .page(let depth, let requested, let chain, let mode):
+            handlePage(completion, depth: depth, requested: requested, chain: chain, mode: mode, sentWith: use)
         }
     }
 
@@ -464,7 +521,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func handlePage(_ completion: FetchCompletion, depth: Int, requested: CrawlURL, chain: [Redirect], mode: PageFetch) {
+    private func handlePage(_ completion: FetchCompletion, depth: Int, requested: CrawlURL, chain: [Redirect], mode: PageFetch, sentWith use: SessionUse?) {
         let url = lock.withLock { () -> String in
             progressState.queued -= 1
             return completion.job.request.url
@@ -481,6 +538,21 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
             page.contentType = response.contentType
             page.bytes = response.body.count
             page.fetchMilliseconds = response.elapsed * 1000
+            if let session, let use {
+                let fetched = chain.last.flatMap { try? plan.normalizer.normalize($0.to) } ?? requested
+                session.receive(response, from: fetched)
+                if let sign = session.lossSign(response, at: fetched) {
+                    // A page forbidden to this account stays forbidden with a fresh session: it is
+                    // then recorded with its status like any other.
+                    let forbiddenAfterRenewal = use.afterLoss && sign == .status(response.status)
+                    if !forbiddenAfterRenewal {
+                        recoverSession(lost: sign, at: fetched, use: use, session: session, page: &page, depth: depth, requested: requested, chain: chain)
+                        return
+                    }
+                } else if !use.afterLoss, (200..<300).contains(response.status) {
+                    session.noteSignedInPage()
+                }
+            }
             if mode == .conditional, response.status == 304, let baseline {
                 guard let carried = baseline.carryOver(requested.string, nil) else {
                     // Unchanged markup, but something else it depends on changed: fetch it whole.
@@ -530,6 +602,38 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         finishPage(page)
     }
 
+    /// A page found the session lost: it is fetched again once the session is renewed, or, when
+    /// that cannot be done (signing in again failed, the page is still signed out, the site keeps
+    /// dropping the session), recorded as not audited ("sign-in lost") and the crawl stops.
+    private func recoverSession(
+        lost sign: SignInSession.LossSign, at url: CrawlURL, use: SessionUse, session: SignInSession, page: inout CrawledPage<Result>,
+        depth: Int, requested: CrawlURL, chain: [Redirect]
+    ) {
+        let reason: String
+        if use.afterLoss {
+            reason = "the page was still signed out after signing in again (\(sign))"
+        } else {
+            switch session.recover(lostWith: use.session) {
+            case .refetch:
+                lock.withLock { progressState.queued += 1 }
+                submit(url: url, kind: .page(depth: depth, requested: requested, chain: chain, mode: .refetch), afterLoss: true)
+                return
+            case .giveUp(let why):
+                reason = why
+            }
+        }
+        let sentence = "the session was lost at \(url) and \(reason)"
+        page.error = SignInSession.lostPageError + ": " + sentence
+        page.redirects = chain
+        let stopNow: Bool = lock.withLock {
+            guard summary.signInFailure == nil else { return false }
+            summary.signInFailure = sentence
+            return true
+        }
+        if stopNow { stop() }
+        finishPage(page)
+    }
+
     /// The next hop of a redirect, followed at the crawl's level so every hop passes the scope,
     /// robots and scheme checks and gets only the credentials meant for its host. Nil when the
     /// redirect ends here (bad target, a loop, too many hops), with the reason in `page`.
@@ -570,6 +674,11 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
             let decision = scope.decision(for: target)
             guard decision == .inScope else {
                 page.skip = .redirectedOutOfScope(decision, to: target.string)
+                return .end(page)
+            }
+            if let avoided = avoidance(of: target) {
+                summary.skippedByScope[avoided, default: 0] += 1
+                page.skip = .redirectAvoided(target.string)
                 return .end(page)
             }
             guard met.flags(target.string) & Met.taken == 0 else {
@@ -621,6 +730,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
 
     private func finishPage(_ page: CrawledPage<Result>) {
         let snapshot: CrawlProgress = lock.withLock {
+            if page.error?.hasPrefix(SignInSession.lostPageError) == true { summary.pagesSignInLost += 1 }
             if page.error != nil {
                 if page.statusCode.map({ $0 >= 400 }) == true { summary.pagesWithErrorStatus += 1 } else { summary.pagesFailed += 1 }
                 progressState.failed += 1
@@ -727,6 +837,13 @@ private enum Met {
 
 /// - Parameter finished: the pages an interrupted run already recorded, to resume it: they are
 ///   not fetched again, and their stored links stand in for the links they would give.
+
+/// How a page's request went with the signed-in session: which session (`SignInSession`
+/// generation) it carried, and whether it was already a second try after a loss.
+private struct SessionUse: Sendable {
+    var session: Int
+    var afterLoss: Bool
+}
 
 /// What `admit` decided about a URL.
 private enum Admission { case rejected, accepted, waitsForRobots(Origin) }

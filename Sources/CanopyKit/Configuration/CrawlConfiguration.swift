@@ -87,8 +87,21 @@ public struct CrawlConfiguration: Sendable, Encodable {
         public var headers: [Credential] = []
         /// Cookies, in file order, sent as one Cookie header.
         public var cookies: [Credential] = []
+        /// Sign in through the site's form (`auth.login`).
+        public var login: Login?
+        /// Links never requested; nil means `AvoidedLinks.defaultPatterns` when signing in
+        /// through a form, and nothing otherwise (see `avoidedLinks`).
+        public var avoid: [URLPattern]?
 
         public init() {}
+
+        /// What the crawl never requests: the file's `auth.avoid` on any crawl that lists it,
+        /// else the sign-out and destructive defaults when the crawl signs in through a form.
+        /// An anonymous crawl follows such links as any visitor can (a page called
+        /// "/blog/remove-stains" is content), and a signed-in one must not.
+        public var avoidedLinks: [URLPattern] {
+            avoid ?? (login != nil ? AvoidedLinks.defaultPatterns : [])
+        }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: DynamicKey.self)
@@ -96,6 +109,42 @@ public struct CrawlConfiguration: Sendable, Encodable {
             // Names only: every value encodes as "••••".
             try container.encode(Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }), forKey: DynamicKey("headers"))
             try container.encode(Dictionary(cookies.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }), forKey: DynamicKey("cookies"))
+            // Written only when set, so runs recorded before sign-in existed keep their digest.
+            try container.encodeIfPresent(login, forKey: DynamicKey("login"))
+            try container.encodeIfPresent(avoid, forKey: DynamicKey("avoid"))
+        }
+    }
+
+    /// A sign-in form (`auth.login`): the field values are secrets, the rest is not.
+    public struct Login: Sendable, Encodable {
+        /// The page with the form.
+        public var url: CrawlURL
+        /// Which form; nil means the one with a password field.
+        public var form: SelectorList?
+        /// Typed into the form's fields, by field name, in file order.
+        public var fields: [Credential]
+        public var success: SignInPlan.Success = .formGone
+        /// Where `url` is in the file, for errors found once the start URLs are known.
+        public var line: Int?
+
+        public init(url: CrawlURL, form: SelectorList? = nil, fields: [Credential], success: SignInPlan.Success = .formGone) {
+            self.url = url
+            self.form = form
+            self.fields = fields
+            self.success = success
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicKey.self)
+            try container.encode(url, forKey: DynamicKey("url"))
+            try container.encodeIfPresent(form?.text, forKey: DynamicKey("form"))
+            try container.encode(Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }), forKey: DynamicKey("fields"))
+            switch success {
+            case .cookie(let name): try container.encode(["cookie": name], forKey: DynamicKey("success"))
+            case .url(let pattern): try container.encode(["url": pattern.text], forKey: DynamicKey("success"))
+            case .selector(let selector): try container.encode(["selector": selector.text], forKey: DynamicKey("success"))
+            case .formGone: break
+            }
         }
     }
 

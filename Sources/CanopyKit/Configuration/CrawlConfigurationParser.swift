@@ -172,7 +172,7 @@ struct CrawlConfigurationParser {
 
     func auth(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Auth {
         var auth = CrawlConfiguration.Auth()
-        for entry in try entries(node, "auth", allowed: ["hosts", "headers", "cookies"]) {
+        for entry in try entries(node, "auth", allowed: ["hosts", "headers", "cookies", "login", "avoid"]) {
             let path = "auth.\(entry.key)"
             switch entry.key {
             case "hosts":
@@ -183,6 +183,8 @@ struct CrawlConfigurationParser {
                     }
                     return host
                 }
+            case "login": auth.login = try login(entry.value)
+            case "avoid": auth.avoid = try patterns(entry.value, path)
             case "headers":
                 auth.headers = try credentials(entry.value, path) { (name, value, item, itemPath) throws(Diagnostic) in
                     guard HTTPToken.isValid(name) else { throw error(item, itemPath, "\"\(name)\" is not a valid header name") }
@@ -200,6 +202,66 @@ struct CrawlConfigurationParser {
             }
         }
         return auth
+    }
+
+    func login(_ node: YAMLNode) throws(Diagnostic) -> CrawlConfiguration.Login {
+        let path = "auth.login"
+        guard node.mapping != nil else { throw error(node, path, "expected a mapping with `url`, `fields` and optionally `form` and `success`, found \(kind(of: node))") }
+        var url: (CrawlURL, Int?)?, form: SelectorList?, fields: [Credential]?, success = SignInPlan.Success.formGone
+        for entry in try entries(node, path, allowed: ["url", "form", "fields", "success"]) {
+            let keyPath = "\(path).\(entry.key)"
+            switch entry.key {
+            case "url":
+                let text = try string(entry.value, keyPath)
+                url = (try self.url(text, entry.value, keyPath, URLNormalizer()), entry.value.mark?.line)
+            case "form": form = try selector(entry.value, keyPath)
+            case "fields":
+                let parsed = try credentials(entry.value, keyPath) { (name, _, item, itemPath) throws(Diagnostic) in
+                    guard !name.isEmpty else { throw error(item, itemPath, "expected a form field name") }
+                }
+                guard !parsed.isEmpty else { throw error(entry.value, keyPath, "expected the form's fields and their values, such as {email: \"${SHOP_USER}\", password: \"${SHOP_PASSWORD}\"}") }
+                fields = parsed
+            default: success = try signInSuccess(entry.value, keyPath)
+            }
+        }
+        guard let url else { throw error(node, path, "missing `url`: the address of the page with the sign-in form") }
+        guard let fields else { throw error(node, path, "missing `fields`: the form's fields and their values, such as {email: \"${SHOP_USER}\", password: \"${SHOP_PASSWORD}\"}") }
+        var login = CrawlConfiguration.Login(url: url.0, form: form, fields: fields, success: success)
+        login.line = url.1
+        return login
+    }
+
+    /// One of {cookie: NAME}, {url: PATTERN} or {selector: SELECTOR}.
+    func signInSuccess(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> SignInPlan.Success {
+        let kinds = ["cookie", "url", "selector"]
+        guard let mapping = node.mapping, mapping.count == 1, let (keyNode, value) = mapping.first.map({ ($0.key, $0.value) }),
+              let key = keyNode.scalar?.string
+        else {
+            throw error(node, path, "expected one of {cookie: NAME}, {url: PATTERN} or {selector: SELECTOR}, found \(kind(of: node))")
+        }
+        let keyPath = "\(path).\(key)"
+        guard kinds.contains(key) else {
+            var message = "unknown way to tell a sign-in worked; expected cookie, url or selector"
+            if let suggestion = closest(to: key, in: kinds) { message += " (did you mean `\(suggestion)`?)" }
+            throw error(keyNode, keyPath, message)
+        }
+        switch key {
+        case "cookie":
+            let name = try string(value, keyPath)
+            guard HTTPToken.isValid(name) else { throw error(value, keyPath, "\"\(name)\" is not a valid cookie name") }
+            return .cookie(name)
+        case "url": return .url(try pattern(value, keyPath))
+        default: return .selector(try selector(value, keyPath))
+        }
+    }
+
+    func selector(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> SelectorList {
+        let text = try string(node, path)
+        do {
+            return try SelectorList(text)
+        } catch {
+            throw self.error(node, path, "invalid CSS selector: \(error)")
+        }
     }
 
     func rules(_ node: YAMLNode) throws(Diagnostic) -> (CrawlConfiguration.Rules, RuleSet) {

@@ -72,5 +72,18 @@ extension CrawlPlan {
         followsNofollow = configuration.scope.followNofollow
         credentialHeaders = configuration.revealedCredentialHeaders()
         credentialHosts = configuration.credentialHosts
+        avoid = configuration.auth.avoidedLinks
+        if let login = configuration.auth.login {
+            let url = normalizer.normalize(login.url)
+            guard mayReceiveCredentials(url) else {
+                throw Diagnostic.configuration(
+                    file: configuration.file ?? SourceLocation.commandLine, line: login.line, keyPath: "auth.login.url",
+                    message: "the sign-in page is on \(url.host), which is not a host the credentials may go to; "
+                        + "list it in auth.hosts (with the site's own hosts)"
+                )
+            }
+            let fields = login.fields.map { SignInPlan.Field(name: $0.name, value: $0.value.revealed()) }
+            signIn = SignInPlan(url: url, form: login.form, fields: fields, success: login.success)
+        }
     }
 }

@@ -29,25 +29,32 @@ public struct PageAuditor: Sendable {
     }
 
     /// Fetches the crawl's stylesheets as it fetches its pages: on the crawl's origins, with the
-    /// crawl's headers, credentials, timeouts and size limit.
-    public static func styleSheetFetcher(for crawl: CrawlPlan) -> StyleSheetFetcher {
+    /// crawl's headers, credentials, timeouts and size limit, and the signed-in session's cookies.
+    public static func styleSheetFetcher(for crawl: CrawlPlan, session: SignInSession? = nil) -> StyleSheetFetcher {
         StyleSheetFetcher { url in
             guard let crawlURL = try? crawl.normalizer.normalize(url), crawl.scope.allowsResource(crawlURL) else { return nil }
-            return crawl.request(for: crawlURL)
+            var request = crawl.request(for: crawlURL)
+            session?.authorize(&request, for: crawlURL)
+            return request
         }
     }
 
     /// A crawler that parses, styles and audits every page it fetches; `stylesheets` loads the
     /// sheets they link to (and counts them).
-    /// - Parameter previous: for an incremental crawl, the run to compare with (`IncrementalCrawl`).
+    /// - Parameters:
+    ///   - previous: for an incremental crawl, the run to compare with (`IncrementalCrawl`).
+    ///   - session: the signed-in session of a plan with a sign-in, shared with `stylesheets`;
+    ///     made here (and given to the stylesheets made here) when nil.
     public static func crawler(
         crawl: CrawlPlan, audit: AuditPlan, sink: any CrawlSink<PageAudit>, progress: CrawlProgressReporter? = nil,
-        resuming finished: [FinishedPage] = [], stylesheets: StyleSheetFetcher? = nil, previous: IncrementalCrawl.Baseline? = nil
+        resuming finished: [FinishedPage] = [], stylesheets: StyleSheetFetcher? = nil, previous: IncrementalCrawl.Baseline? = nil,
+        session: SignInSession? = nil
     ) -> SiteCrawler<PageAudit> {
-        let auditor = PageAuditor(crawl: crawl, audit: audit, stylesheets: stylesheets)
+        let session = session ?? SignInSession(crawl: crawl)
+        let auditor = PageAuditor(crawl: crawl, audit: audit, stylesheets: stylesheets ?? styleSheetFetcher(for: crawl, session: session))
         return SiteCrawler(
             plan: crawl, process: { auditor.process($0) }, sink: sink, progress: progress, resuming: finished,
-            baseline: previous.map { $0.crawlerBaseline(auditor: auditor) }
+            baseline: previous.map { $0.crawlerBaseline(auditor: auditor) }, session: session
         )
     }
 

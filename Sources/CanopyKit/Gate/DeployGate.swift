@@ -127,6 +127,10 @@ public struct DeployGate: Sendable {
         let outputs = GateOutputs(report: report, rules: rules)
         var messages: [OutcomeLine] = [.note(outputs.text())]
         var finalStatus = status
+        if let failure = summary.signInFailure {
+            messages.append(.problem(Diagnostic(.couldNotComplete, "the gate stopped: \(failure)")))
+            finalStatus = finalStatus.combined(with: .couldNotAudit)
+        }
         let writes: [(String?, String, () throws -> Data)] = [
             (options.outputPath, "gate output", { try outputs.json() }),
             (options.junitPath, "JUnit XML", { Data(outputs.junit(hostName: ProcessInfo.processInfo.hostName).utf8) }),
@@ -161,6 +165,11 @@ public struct DeployGate: Sendable {
         if let incomplete = options.failOnIncomplete { policy.failOnIncomplete = incomplete }
         if let baseline = options.baselinePath { policy.baseline = baseline }
         policy.rewrites = try options.rewrites.map { text throws(Diagnostic) in try URLRewrite(parsing: text) } + policy.rewrites
+        // The sign-in page moves with the pages: production's form is signed into on staging.
+        if var login = base.auth.login, let url = try? CrawlURL(policy.rewrites.apply(login.url.string)) {
+            login.url = url
+            base.auth.login = login
+        }
         return (base, policy)
     }
 
