@@ -549,8 +549,8 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                         recoverSession(lost: sign, at: fetched, use: use, session: session, page: &page, depth: depth, requested: requested, chain: chain)
                         return
                     }
-                } else if !use.afterLoss, (200..<300).contains(response.status) {
-                    session.noteSignedInPage()
+                } else if (200..<300).contains(response.status) {
+                    session.noteSignedInPage(session: use.session, afterLoss: use.afterLoss)
                 }
             }
             if mode == .conditional, response.status == 304, let baseline {
@@ -610,19 +610,15 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         depth: Int, requested: CrawlURL, chain: [Redirect]
     ) {
         let reason: String
-        if use.afterLoss {
-            reason = "the page was still signed out after signing in again (\(sign))"
-        } else {
-            switch session.recover(lostWith: use.session) {
-            case .refetch:
-                lock.withLock { progressState.queued += 1 }
-                submit(url: url, kind: .page(depth: depth, requested: requested, chain: chain, mode: .refetch), afterLoss: true)
-                return
-            case .giveUp(let why):
-                reason = why
-            }
+        switch session.recover(lostWith: use.session, afterLoss: use.afterLoss) {
+        case .refetch:
+            lock.withLock { progressState.queued += 1 }
+            submit(url: url, kind: .page(depth: depth, requested: requested, chain: chain, mode: .refetch), afterLoss: true)
+            return
+        case .giveUp(let why):
+            reason = why
         }
-        let sentence = "the session was lost at \(url) and \(reason)"
+        let sentence = "the session was lost at \(url) (\(sign)) and \(reason)"
         page.error = SignInSession.lostPageError + ": " + sentence
         page.redirects = chain
         let stopNow: Bool = lock.withLock {

@@ -68,6 +68,9 @@ public final class SignInSession: @unchecked Sendable {
     /// Counts successful sign-ins: a page fetched with an older session that finds itself
     /// signed out only needs fetching again.
     private var generation = 0
+    /// The newest session a page was seen signed in with: a page lost again after a new
+    /// sign-in, with no page ever signed in by that sign-in, means the sign-in does not work.
+    private var confirmedGeneration = 0
     private var lossesInARow = 0
     private var failure: String?
     private var statistics = Statistics()
@@ -124,13 +127,18 @@ public final class SignInSession: @unchecked Sendable {
     }
 
     /// Called by a page that found the session lost; `session` is what `authorize` returned
-    /// for its request. Signs in again unless another page already did since that request.
-    public func recover(lostWith session: Int) -> Recovery {
+    /// for its request, `afterLoss` whether it was already fetched again after a loss. Signs in
+    /// again unless another page already did since that request.
+    public func recover(lostWith session: Int, afterLoss: Bool) -> Recovery {
         signingIn.lock()
         defer { signingIn.unlock() }
         let known: Recovery? = state.withLock {
             if let failure { return .giveUp(failure) }
             if generation > session { return .refetch }
+            if afterLoss, confirmedGeneration < session {
+                failure = "the page was still signed out after signing in again"
+                return .giveUp(failure!)
+            }
             statistics.sessionLosses += 1
             lossesInARow += 1
             guard lossesInARow <= plan.maxLossesInARow else {
@@ -151,10 +159,14 @@ public final class SignInSession: @unchecked Sendable {
         }
     }
 
-    /// A page fetched in the crawl's normal course (not fetched again after a loss) was still
-    /// signed in: the session works, so earlier losses no longer count as "in a row".
-    public func noteSignedInPage() {
-        state.withLock { lossesInARow = 0 }
+    /// A page came back signed in with `session`: that sign-in worked. One fetched in the
+    /// crawl's normal course (not again after a loss) also means earlier losses no longer count
+    /// as "in a row".
+    public func noteSignedInPage(session: Int, afterLoss: Bool) {
+        state.withLock {
+            confirmedGeneration = max(confirmedGeneration, session)
+            if !afterLoss { lossesInARow = 0 }
+        }
     }
 
     /// Why the session cannot be recovered any more, once that is so.
