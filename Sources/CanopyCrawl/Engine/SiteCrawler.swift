@@ -550,7 +550,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                         return
                     }
                 } else if (200..<300).contains(response.status) {
-                    session.noteSignedInPage(session: use.session, afterLoss: use.afterLoss)
+                    session.noteSignedInPage(session: use.session)
                 }
             }
             if mode == .conditional, response.status == 304, let baseline {

@@ -45,8 +45,8 @@ public struct SignInPlan: Sendable {
     public var form: SelectorList?
     public var fields: [Field]
     public var success: Success
-    /// Sign-ins again in a row, without a page fetched in between that was still signed in,
-    /// before the crawl gives up: a site that drops the session on every page is not signed
+    /// Sign-ins again in a row before the crawl gives up, where a session that serves two
+    /// pages or more breaks the row: a site that drops the session on every page is not signed
     /// into thousands of times.
     public var maxLossesInARow = 3
 

@@ -71,7 +71,11 @@ public final class SignInSession: @unchecked Sendable {
     /// The newest session a page was seen signed in with: a page lost again after a new
     /// sign-in, with no page ever signed in by that sign-in, means the sign-in does not work.
     private var confirmedGeneration = 0
+    /// Losses since a session last served more than the one page that was fetched again when
+    /// it began: a site that drops the session on every page never gets there.
     private var lossesInARow = 0
+    /// Pages seen signed in with the current session.
+    private var pagesThisSession = 0
     private var failure: String?
     private var statistics = Statistics()
     /// Where the form posted, the last time: never crawled, and how the form is recognised.
@@ -159,13 +163,14 @@ public final class SignInSession: @unchecked Sendable {
         }
     }
 
-    /// A page came back signed in with `session`: that sign-in worked. One fetched in the
-    /// crawl's normal course (not again after a loss) also means earlier losses no longer count
-    /// as "in a row".
-    public func noteSignedInPage(session: Int, afterLoss: Bool) {
+    /// A page came back signed in with `session`: that sign-in worked, and once a session has
+    /// served two pages, earlier losses no longer count as "in a row".
+    public func noteSignedInPage(session: Int) {
         state.withLock {
             confirmedGeneration = max(confirmedGeneration, session)
-            if !afterLoss { lossesInARow = 0 }
+            guard session == generation else { return }
+            pagesThisSession += 1
+            if pagesThisSession >= 2 { lossesInARow = 0 }
         }
     }
 
@@ -198,6 +203,7 @@ public final class SignInSession: @unchecked Sendable {
         try checkSuccess(answer, at: landedOn)
         state.withLock {
             generation += 1
+            pagesThisSession = 0
             statistics.signIns += 1
         }
     }
