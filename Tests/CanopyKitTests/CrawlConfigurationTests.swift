@@ -54,6 +54,12 @@ struct CrawlConfigurationTests {
           cookies:
             consent: "accepted"
             session: "${STAGING_SESSION}"
+          login:                                 # sign in through the site's own form first
+            url: https://www.example.com/account/sign-in
+            form: "form#sign-in"                 # optional: the one form with a password field
+            fields: {email: "${SHOP_USER}", password: "${SHOP_PASSWORD}"}
+            success: {cookie: shop_session}      # or {url: PATTERN} or {selector: SELECTOR}
+          avoid: [/account/sign-out, /account/delete, "re:[?&]action=(remove|cancel)"]   # never requested
 
         rules:
           set: Rules/team.yml                    # relative to this file's folder
@@ -90,6 +96,7 @@ struct CrawlConfigurationTests {
 
     static let environment = [
         "STAGING_TOKEN": "tok-3f9a1c", "STAGING_SESSION": "sess-77e2", "CHAT_WEBHOOK": "https://chat.example/hooks/T0K3N",
+        "SHOP_USER": "qa@example.com", "SHOP_PASSWORD": "s3cr3t-pw",
     ]
 
     func parse(_ yaml: String, environment: [String: String] = [:], baseDirectory: String? = nil) throws -> CrawlConfiguration {
@@ -193,6 +200,12 @@ struct CrawlConfigurationTests {
             HTTPHeader("Authorization", "Bearer tok-3f9a1c"), HTTPHeader("X-Audit", "canopy"),
             HTTPHeader("Cookie", "consent=accepted; session=sess-77e2"),
         ])
+        let login = try #require(configuration.auth.login)
+        #expect(login.url.string == "https://www.example.com/account/sign-in" && login.form?.text == "form#sign-in")
+        #expect(login.fields.map { "\($0.name)=\($0.value.revealed())" } == ["email=qa@example.com", "password=s3cr3t-pw"])
+        #expect("\(login.success)" == "a cookie named shop_session")
+        #expect(configuration.auth.avoidedLinks.map(\.text) == ["/account/sign-out", "/account/delete", "re:[?&]action=(remove|cancel)"])
+        #expect(try CrawlPlan(configuration: configuration).signIn?.url == login.url)
         #expect(configuration.rules.set == realFolder + "/Rules/team.yml")
         #expect(try configuration.selectedRules().map(\.metadata.id) == ["image-alt", "region", "link-name", "document-title"])
         #expect(configuration.exclude.map(\.text) == ["#cookie-banner", ".chat-widget"])
