@@ -304,6 +304,25 @@ struct SignInCrawlTests {
         #expect(outcome.summary?.signIns == 1 && outcome.summary?.pagesAudited == 2)
     }
 
+    @Test("canopy crawl exits 3 and says why when the session is lost and signing in again fails, with no secret in its output")
+    func commandLine() throws {
+        let site = try SignInSite(pages: 10, sessionPages: 3, acceptedSignIns: 1)
+        let folder = try ReportTestFolder("signin-cli")
+        let file = folder.file("canopy.yml")
+        try Self.configuration(site).replacingOccurrences(of: "concurrency: 4, per-host: 4", with: "concurrency: 1, per-host: 1")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let ending = try CanopyProcess.run(
+            ["crawl", "--config", file, "--reports", folder.file("Reports"), "--store", folder.file("canopy.sqlite"), "--verbose"],
+            environment: Self.environment
+        )
+        #expect(!ending.killedBySignal && ending.status == 3, "\(ending.description)")
+        #expect(ending.stderr.contains("error: the crawl stopped: the session was lost at \(site.url("/orders/"))"), "\(ending.stderr)")
+        #expect(ending.stderr.contains("and signing in again failed: the sign-in form was shown again"))
+        for secret in site.snapshot.sessionValues + [SignInSite.password, SignInFormEncoding.encoded(SignInSite.password)] {
+            #expect(!ending.stdout.contains(secret) && !ending.stderr.contains(secret))
+        }
+    }
+
     @Test("canopy gate signs in through the same plan, with the sign-in page rewritten to staging like the pages")
     func gate() throws {
         let site = try SignInSite(pages: 4)
