@@ -497,13 +497,7 @@ struct CrawlConfigurationParser {
     }
 
     func selectors(_ node: YAMLNode, _ path: String) throws(Diagnostic) -> [SelectorList] {
-        try stringList(node, path, what: "CSS selectors") { (text, item, itemPath) throws(Diagnostic) in
-            do {
-                return try SelectorList(text)
-            } catch {
-                throw self.error(item, itemPath, "invalid CSS selector: \(error)")
-            }
-        }
+        try stringList(node, path, what: "CSS selectors") { (_, item, itemPath) throws(Diagnostic) in try selector(item, itemPath) }
     }
 
     /// Name → value mappings whose values may use `${NAME}`, resolved into `Secret`s.
