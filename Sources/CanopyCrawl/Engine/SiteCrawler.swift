@@ -620,7 +620,6 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         }
         let sentence = "the session was lost at \(url) (\(sign)) and \(reason)"
         page.error = SignInSession.lostPageError + ": " + sentence
-        page.redirects = chain
         let stopNow: Bool = lock.withLock {
             guard summary.signInFailure == nil else { return false }
             summary.signInFailure = sentence
