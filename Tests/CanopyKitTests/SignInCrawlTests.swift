@@ -19,6 +19,8 @@ final class SignInSite: Sendable {
         var goodSignIns = 0
         var forbiddenRequests: [String] = []
         var badCSRF = 0
+        /// Requests for the checkout frame, by whether they came with a live session.
+        var frameRequests: [Bool] = []
     }
 
     static let user = "auditor@shop.test"
@@ -86,6 +88,14 @@ final class SignInSite: Sendable {
                 return response
             }
             return outcome
+        case ("GET", "/checkout-frame"):
+            let live = state.withLock { state in
+                let live = cookies["session"].map { state.sessions[$0] != nil } ?? false
+                state.frameRequests.append(live)
+                return live
+            }
+            guard live else { return .redirect(to: "/sign-in?next=/checkout-frame") }
+            return .html("<!doctype html><html lang=en><head><title>Checkout</title></head><body><button>Pay</button></body></html>")
         case ("GET", "/site.css"):
             // Styles too are only for signed-in visitors.
             guard let session = cookies["session"], state.withLock({ $0.sessions[session] != nil }) else { return .notFound }
@@ -127,6 +137,7 @@ final class SignInSite: Sendable {
             <body><main><h1>Your orders \(path)</h1><ul>\(anchors)</ul>
             <a href=/logout>Sign out</a> <a href=/account/delete>Delete my account</a> <a href="/items/3?action=remove">Remove</a>
             <a href=/sign-out-everywhere>Sign out everywhere</a> <a href=/sign-in>Switch account</a>
+            <iframe src=/checkout-frame title=Checkout></iframe>
             </main></body></html>
             """
     }
@@ -209,8 +220,9 @@ struct SignInCrawlTests {
         #expect(Set(audited.map { URLComponents(string: $0.url)!.path }) == Set(site.pages))
         #expect(audited.allSatisfy { $0.title?.hasPrefix("Orders") == true }, "\(audited.map(\.title))")
         #expect(!stored.contains { $0.url.contains("/sign-in") || $0.url.contains("/session") }, "the sign-in page is never a page of the crawl")
-        // The session went with the stylesheet too: it loaded.
+        // The session went with the stylesheet and the frame too: they loaded.
         #expect(summary.stylesheets.requested == 1 && summary.stylesheets.failed == 0 && summary.stylesheets.missing == 0)
+        #expect(state.frameRequests == [true], "the frame, once per crawl, signed in")
         #expect(summary.skippedByScope["avoided-link"] == 4 && summary.skippedByScope["sign-in-page"] == 1)
         #expect(outcome.messages.contains { $0.description.contains("signed in: 1 time") })
     }

@@ -13,6 +13,8 @@ import Foundation
 public final class FrameFetcher: FrameLoading, @unchecked Sendable {
     // Unchecked: `counts` is only touched under `countsLock`.
     private let crawl: CrawlPlan
+    /// A signed-in crawl's session: its cookies go with frame requests as with pages.
+    private let session: SignInSession?
     private let fetcher: Fetcher
     private let readsFiles: Bool
     private let documents = OncePerKey<String, FrameContent>()
@@ -21,8 +23,9 @@ public final class FrameFetcher: FrameLoading, @unchecked Sendable {
     private var counts = FrameFetchStatistics()
 
     /// `readsFiles`: `file:` frames (a page checked from disk) are read from disk.
-    public init(crawl: CrawlPlan, fetcher: Fetcher = Fetcher(), readsFiles: Bool = false) {
+    public init(crawl: CrawlPlan, session: SignInSession? = nil, fetcher: Fetcher = Fetcher(), readsFiles: Bool = false) {
         self.crawl = crawl
+        self.session = session
         self.fetcher = fetcher
         self.readsFiles = readsFiles
     }
@@ -54,11 +57,21 @@ public final class FrameFetcher: FrameLoading, @unchecked Sendable {
             if crawl.honoursRobots, !robotsRules(for: next.origin).isAllowed(next) {
                 return .unavailable(reason: "robots.txt of \(next.origin) disallows it")
             }
+            if session?.isSignInEndpoint(next) == true || crawl.avoid.contains(where: { $0.matches(next) }) {
+                return .unavailable(reason: "a signed-in crawl never requests it (the sign-in page, or a link auth.avoid names)")
+            }
+            var request = crawl.request(for: next)
+            session?.authorize(&request, for: next)
             let response: FetchResponse
             do {
-                response = try fetcher.fetch(crawl.request(for: next))
+                response = try fetcher.fetch(request)
             } catch {
                 return .unavailable(reason: error.description)
+            }
+            session?.receive(response, from: next)
+            if let sign = session?.lossSign(response, at: next) {
+                // The pages around it are what notice a lost session; the frame is just not audited.
+                return .unavailable(reason: "it showed a signed-out page (\(sign))")
             }
             if (300..<400).contains(response.status), let location = response.header("location") {
                 guard let target = try? crawl.normalizer.resolve(location, against: next) else {

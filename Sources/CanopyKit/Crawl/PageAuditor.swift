@@ -19,10 +19,10 @@ public struct PageAuditor: Sendable {
     /// Frame documents, each fetched once per crawl.
     let frames: FrameFetcher
 
-    init(crawl: CrawlPlan, audit: AuditPlan, stylesheets: StyleSheetFetcher? = nil) {
+    init(crawl: CrawlPlan, audit: AuditPlan, stylesheets: StyleSheetFetcher? = nil, session: SignInSession? = nil) {
         self.crawl = crawl
         self.audit = audit
-        self.frames = FrameFetcher(crawl: crawl)
+        self.frames = FrameFetcher(crawl: crawl, session: session)
         self.lineWriter = AxeJSONLineWriter(rules: audit.auditor.rules.map(\.metadata))
         self.stylesheets = stylesheets ?? Self.styleSheetFetcher(for: crawl)
         self.styles = audit.styleEnvironment(loader: self.stylesheets)
@@ -43,15 +43,17 @@ public struct PageAuditor: Sendable {
     /// sheets they link to (and counts them).
     /// - Parameters:
     ///   - previous: for an incremental crawl, the run to compare with (`IncrementalCrawl`).
-    ///   - session: the signed-in session of a plan with a sign-in, shared with `stylesheets`;
-    ///     made here (and given to the stylesheets made here) when nil.
+    ///   - session: the signed-in session of a plan with a sign-in, shared with `stylesheets` and
+    ///     the frame fetcher; made here (and given to the stylesheets made here) when nil.
     public static func crawler(
         crawl: CrawlPlan, audit: AuditPlan, sink: any CrawlSink<PageAudit>, progress: CrawlProgressReporter? = nil,
         resuming finished: [FinishedPage] = [], stylesheets: StyleSheetFetcher? = nil, previous: IncrementalCrawl.Baseline? = nil,
         session: SignInSession? = nil
     ) -> SiteCrawler<PageAudit> {
         let session = session ?? SignInSession(crawl: crawl)
-        let auditor = PageAuditor(crawl: crawl, audit: audit, stylesheets: stylesheets ?? styleSheetFetcher(for: crawl, session: session))
+        let auditor = PageAuditor(
+            crawl: crawl, audit: audit, stylesheets: stylesheets ?? styleSheetFetcher(for: crawl, session: session), session: session
+        )
         return SiteCrawler(
             plan: crawl, process: { auditor.process($0) }, sink: sink, progress: progress, resuming: finished,
             baseline: previous.map { $0.crawlerBaseline(auditor: auditor) }, session: session
