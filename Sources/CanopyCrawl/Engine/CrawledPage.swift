@@ -84,6 +84,16 @@ public enum Skip: Sendable, Equatable, CustomStringConvertible {
     /// A redirect to a URL robots.txt disallows.
     case redirectDisallowedByRobots(String)
 
+    /// The short name coverage counts such pages by (its details are in `description`).
+    public var reason: String {
+        switch self {
+        case .notHTML: "not HTML"
+        case .redirectsToCrawledPage: "redirect"
+        case .redirectedOutOfScope: "redirected out of scope"
+        case .redirectDisallowedByRobots: "redirect disallowed by robots.txt"
+        }
+    }
+
     public var description: String {
         switch self {
         case .notHTML(let contentType): "not HTML (\(contentType ?? "no Content-Type"))"

@@ -50,9 +50,10 @@ private struct TrendQueries {
     let database: SQLiteDatabase
 
     func report(options: TrendOptions, generatedAt: Date) throws -> TrendReport {
-        var complete = try database.query("SELECT \(RunStore.runColumns) FROM runs WHERE status = 'complete' ORDER BY id") {
-            try RunStore.storedRun($0)
-        }
+        var complete = try RunStore.addingCoverageDetails(
+            to: database.query("SELECT \(RunStore.runColumns) FROM runs WHERE status = 'complete' ORDER BY id") { try RunStore.storedRun($0) },
+            in: database
+        )
         // The run before the first one shown is still needed to compare that first one with.
         var previousOfFirst: StoredRun?
         if let maximum = options.maximumRuns, complete.count > maximum {
