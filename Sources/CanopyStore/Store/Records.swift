@@ -250,11 +250,14 @@ public struct RecordedPage: Sendable, Equatable {
     public var page: FinishedPage
     public var violations: Int
     public var incomplete: Int
+    /// Parsed, but not audited: its content depends on scripts.
+    public var clientRendered: Bool
 
-    public init(_ page: FinishedPage, violations: Int = 0, incomplete: Int = 0) {
+    public init(_ page: FinishedPage, violations: Int = 0, incomplete: Int = 0, clientRendered: Bool = false) {
         self.page = page
         self.violations = violations
         self.incomplete = incomplete
+        self.clientRendered = clientRendered
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<FinishedPage, Value>) -> Value { page[keyPath: keyPath] }

@@ -373,11 +373,11 @@ public final class RunStore: @unchecked Sendable {
             return try database.query(
                 """
                 SELECT pages.id, pages.url, pages.depth, pages.status_code, pages.redirect_chain, pages.bytes, pages.error,
-                       pages.audit_ms IS NOT NULL, page_links.urls
+                       pages.audit_ms IS NOT NULL, page_links.urls, pages.not_audited IS ?
                 FROM pages LEFT JOIN page_links ON page_links.page_id = pages.id
                 WHERE pages.run_id = ? ORDER BY pages.id
                 """,
-                [runValue]
+                [.text(NotAudited.clientRendered), runValue]
             ) { row in
                 let found = counts[row.int64(0)]
                 let page = FinishedPage(
@@ -385,7 +385,7 @@ public final class RunStore: @unchecked Sendable {
                     bytes: row.optionalInt(5), error: row.optionalString(6), processed: row.int(7) != 0,
                     discoveredLinks: row.optionalString(8).map(Lines.split) ?? []
                 )
-                return RecordedPage(page, violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0)
+                return RecordedPage(page, violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0, clientRendered: row.int(9) != 0)
             }
         } }
     }
