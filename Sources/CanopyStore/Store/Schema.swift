@@ -237,13 +237,15 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """
             )
-            // Earlier versions recorded no reason: a page fetched without error and never
-            // audited was a redirect (it has a chain) or not HTML. Client-rendered pages did not
-            // exist: they were audited as their shells.
+            // Earlier versions recorded no reason: a page fetched without error, with no audit
+            // time, no pass and no finding (an audited page always has one: document-title
+            // applies to every document) was a redirect (it has a chain) or not HTML.
+            // Client-rendered pages did not exist: they were audited as their shells.
             try database.execute(
                 """
                 UPDATE pages SET not_audited = CASE WHEN redirect_chain <> '' THEN 'redirect' ELSE 'not HTML' END
-                WHERE error IS NULL AND audit_ms IS NULL;
+                WHERE error IS NULL AND audit_ms IS NULL AND pass_counts_id IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM findings WHERE findings.run_id = pages.run_id AND findings.page_id = pages.id);
                 """
             )
             let runs = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
