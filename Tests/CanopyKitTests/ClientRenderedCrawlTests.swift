@@ -48,17 +48,8 @@ final class ShellSite: Sendable {
 
 @Suite("Client-rendered pages and coverage in a crawl")
 struct ClientRenderedCrawlTests {
-    func crawl(_ site: ShellSite, in folder: ReportTestFolder, configure: (inout CrawlOverrides) -> Void = { _ in }) -> SiteCrawl.Outcome {
-        var overrides = CrawlOverrides()
-        overrides.startURLs = [site.url("/")]
-        overrides.robots = false
-        overrides.sitemaps = ["none"]
-        overrides.retries = 0
-        overrides.timeout = 5
-        overrides.reports = folder.file("Reports")
-        overrides.store = folder.file("canopy.sqlite")
-        configure(&overrides)
-        return SiteCrawl().run(SiteCrawl.Options(overrides: overrides))
+    func crawl(_ site: ShellSite, in folder: ReportTestFolder) -> SiteCrawl.Outcome {
+        crawlFromRoot(site.url("/"), into: folder)
     }
 
     func line(for path: String, in file: String, site: ShellSite) throws -> [String: Any] {
