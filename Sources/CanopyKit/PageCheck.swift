@@ -1,6 +1,7 @@
 import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
+import CanopyHistory
 import CanopyReports
 import CanopyRules
 import CanopyStyle
@@ -11,6 +12,9 @@ public struct PageCheck: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case text, json
     }
+
+    /// canopy.yml's `client-rendered`, named where the command line reads it.
+    public typealias ClientRendered = ClientRenderedPages
 
     public struct Options: Sendable {
         /// canopy.yml: its rule set, rules and excluded elements apply, under the flags.
@@ -26,6 +30,8 @@ public struct PageCheck: Sendable {
         public var format: Format
         /// `--viewport`, `--no-styles`: over canopy.yml's `styles`.
         public var styleOverrides = CrawlOverrides()
+        /// `--client-rendered`: over canopy.yml's `client-rendered` (default `fail`).
+        public var clientRendered: ClientRenderedPages?
 
         public init(
             ruleIDs: [String] = [], ruleSetPath: String? = nil, include: [String] = [], exclude: [String] = [],
@@ -60,6 +66,7 @@ public struct PageCheck: Sendable {
     public func run(sources: [PageSource], options: Options) -> Outcome {
         let auditor: Auditor, scope: AuditScope
         var styleSettings = CrawlConfiguration.Styles()
+        var clientRendered = options.clientRendered ?? .fail
         do throws(Diagnostic) {
             var ruleSetPath = options.ruleSetPath, ruleIDs = options.ruleIDs, configured: [SelectorList] = []
             if let path = options.configPath {
@@ -69,6 +76,7 @@ public struct PageCheck: Sendable {
                 if ruleIDs.isEmpty { ruleIDs = configuration.rules.only }
                 configured = configuration.exclude
                 styleSettings = configuration.styles
+                clientRendered = options.clientRendered ?? configuration.clientRendered
             }
             if let viewport = options.styleOverrides.viewport { styleSettings.viewport = viewport }
             if let enabled = options.styleOverrides.stylesEnabled { styleSettings.enabled = enabled }
@@ -94,6 +102,18 @@ public struct PageCheck: Sendable {
             } catch {
                 diagnostics.append(error)
                 status = status.combined(with: error.exitStatus)
+                continue
+            }
+            if clientRendered != .audit, case let verdict = ClientRenderingDetector().verdict(for: document), verdict.isClientRendered {
+                // Its shell's findings would describe the shell, not the page a browser builds.
+                let message = "\(source.label): not audited: its content depends on scripts (client-rendered: \(verdict.descriptions.joined(separator: "; "))); "
+                    + "audit HTML a browser rendered (`canopy check --stdin`), or `--client-rendered audit` to audit the shell"
+                if clientRendered == .fail {
+                    diagnostics.append(Diagnostic(.pageNotAudited, message))
+                    status = status.combined(with: .couldNotAudit)
+                } else if options.format == .text {
+                    reports.append(message + "\n")
+                }
                 continue
             }
             let result = auditor.audit(document, styles: styles, scope: scope, frames: frameLoader(for: document), at: now())

@@ -193,13 +193,18 @@ public struct SiteCrawl: Sendable {
         storeSink.flush()
         outcome.summary = summary
 
-        let coverage = RunCoverage(
+        var coverage = RunCoverage(
             // Every URL taken in (audited, failed, not HTML, redirected away; when resuming, those
-            // recorded before too) and those over max-pages.
+            // recorded before too) and those over max-pages. A client-rendered page was parsed but
+            // not audited.
             planned: finished.count + storeSink.pagesReceived + summary.skippedByLimit,
-            crawled: summary.pagesAudited, failed: summary.pagesFailed + summary.pagesWithErrorStatus,
+            crawled: summary.pagesAudited - tally.clientRendered, failed: summary.pagesFailed + summary.pagesWithErrorStatus,
             skippedByScope: summary.skippedByScope.values.reduce(0, +), skippedByRobots: summary.skippedByRobots
         )
+        let sheets = summary.stylesheets
+        coverage.stylesheets = StyleSheetCoverage(loaded: sheets.requested - sheets.failed - sheets.missing, failed: sheets.failed, missing: sheets.missing)
+        summary.pagesClientRendered = tally.clientRendered
+        summary.clientRenderedExamples = tally.clientRenderedExamples
         do {
             if stopper.wasStopped {
                 try store.markInterrupted(run, at: now())
@@ -218,6 +223,9 @@ public struct SiteCrawl: Sendable {
                 ))
             } else {
                 try store.finish(run, coverage: coverage, endedAt: now())
+                // As the store counted it: with the pages of a resumed run's first part.
+                summary.coverage = try store.run(run)?.coverage
+                outcome.summary = summary
             }
             try writeSummary(summary, run: run, to: reports)
         } catch {
@@ -313,6 +321,15 @@ public struct SiteCrawl: Sendable {
         let skippedByScope = summary.skippedByScope.values.reduce(0, +)
         lines.append("  failed \(summary.pagesFailed), error status \(summary.pagesWithErrorStatus), not HTML \(summary.pagesNotHTML); "
             + "skipped: \(skippedByScope) out of scope, \(summary.skippedByRobots) by robots.txt, \(summary.skippedByLimit) over max-pages")
+        if let coverage = summary.coverage { lines.append("  coverage: " + CoverageText.line(coverage)) }
+        if summary.pagesClientRendered > 0 {
+            let more = summary.pagesClientRendered > summary.clientRenderedExamples.count
+                ? ", and \(summary.pagesClientRendered - summary.clientRenderedExamples.count) more" : ""
+            lines.append(
+                "  not audited, client-rendered (their content depends on scripts; see docs on `client-rendered`): "
+                    + summary.clientRenderedExamples.joined(separator: ", ") + more
+            )
+        }
         let sheets = summary.stylesheets
         if sheets.requested > 0 {
             var line = "  stylesheets: \(sheets.requested) requested once each for the whole crawl"
@@ -339,6 +356,11 @@ public struct RunSummary: Sendable, Equatable, Encodable {
     public var fullAuditReason: String?
     /// Pages whose markup had not changed, audited again because their stylesheets had.
     public var pagesRestyled = 0
+    /// Pages parsed but not audited because their content depends on scripts, and the first few of them.
+    public var pagesClientRendered = 0
+    public var clientRenderedExamples: [String] = []
+    /// The run's coverage as the store recorded it; nil for a run that did not complete.
+    public var coverage: RunCoverage?
 
     public init(crawl: CrawlSummary, violations: Int = 0, incomplete: Int = 0) {
         self.crawl = crawl
@@ -353,7 +375,9 @@ public struct RunSummary: Sendable, Equatable, Encodable {
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<CrawlSummary, Value>) -> Value { crawl[keyPath: keyPath] }
 
-    private enum CodingKeys: String, CodingKey { case violations, incomplete, stylesheets, comparedWithRun, fullAuditReason, pagesRestyled }
+    private enum CodingKeys: String, CodingKey {
+        case violations, incomplete, stylesheets, comparedWithRun, fullAuditReason, pagesRestyled, pagesClientRendered, coverage
+    }
 
     /// One object: the crawl's keys and the audit's side by side, as run-summary.json has them.
     public func encode(to encoder: any Encoder) throws {
@@ -365,6 +389,8 @@ public struct RunSummary: Sendable, Equatable, Encodable {
         try container.encode(comparedWithRun, forKey: .comparedWithRun)
         try container.encode(fullAuditReason, forKey: .fullAuditReason)
         try container.encode(pagesRestyled, forKey: .pagesRestyled)
+        try container.encode(pagesClientRendered, forKey: .pagesClientRendered)
+        try container.encode(coverage, forKey: .coverage)
     }
 }
 
@@ -374,11 +400,14 @@ final class AuditTally: CrawlSink, @unchecked Sendable {
     typealias Result = PageAudit
     private(set) var violations = 0
     private(set) var incomplete = 0
+    private(set) var clientRendered = 0
+    private(set) var clientRenderedExamples: [String] = []
 
     init(resumed: [RecordedPage] = []) {
         for page in resumed {
             violations += page.violations
             incomplete += page.incomplete
+            if page.clientRendered { countClientRendered(page.url) }
         }
     }
 
@@ -386,6 +415,12 @@ final class AuditTally: CrawlSink, @unchecked Sendable {
         guard let audit = page.result else { return }
         violations += audit.violationCount
         incomplete += audit.incompleteCount
+        if audit.notAudited?.reason == NotAudited.clientRendered { countClientRendered(page.url) }
+    }
+
+    private func countClientRendered(_ url: String) {
+        clientRendered += 1
+        if clientRenderedExamples.count < 5 { clientRenderedExamples.append(url) }
     }
 }
 

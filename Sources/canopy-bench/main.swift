@@ -2,6 +2,7 @@
 // run, so the figures are ratios that hold on any machine. Build with `-c release`.
 //
 //   swift run -c release canopy-bench [FOLDER] [--max-pages N] [--rounds N] [--styles 1]
+//   swift run canopy-bench [FOLDER] --client-rendering 1 --max-pages 100000
 //
 // `--styles 1` styles each page with the stylesheets it links to, read from disk next to it (as
 // `canopy check FILE` does), so the audit's figures include the cascade.
@@ -86,6 +87,32 @@ let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 let javadoc = "/usr/share/doc/openjdk-17-doc/api/java.base"
 let fixtures = here.deletingLastPathComponent().appendingPathComponent("shared/conformance/axe-integration").path
 let folder = arguments.first ?? (FileManager.default.fileExists(atPath: javadoc) ? javadoc : fixtures)
+
+// `--client-rendering 1` runs only `ClientRenderingDetector` over every page (read one at a time,
+// so a whole documentation tree fits) and lists the pages it flags: the false-positive measure
+// of docs/benchmarks.md on sites that are server-rendered throughout.
+if option("--client-rendering", default: 0) != 0 {
+    let detector = ClientRenderingDetector()
+    let parser = HTMLParser()
+    var paths: [String] = []
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    while paths.count < maxPages, let path = enumerator?.nextObject() as? String {
+        if path.hasSuffix(".html") || path.hasSuffix(".htm") { paths.append(path) }
+    }
+    var flagged: [(String, [String])] = []
+    var signalled = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    for path in paths.sorted() {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + path) else { continue }
+        let verdict = detector.verdict(for: parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8"))
+        if !verdict.signals.isEmpty { signalled += 1 }
+        if verdict.isClientRendered { flagged.append((path, verdict.descriptions)) }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print("client-rendering: \(folder): \(paths.count) pages in \(String(format: "%.1f", seconds)) s; \(signalled) with a signal, \(flagged.count) flagged as client-rendered")
+    for (path, signals) in flagged { print("  \(path): \(signals.joined(separator: "; "))") }
+    exit(0)
+}
 
 let corpus = Corpus.load(folder: folder, maxPages: maxPages)
 guard !corpus.pages.isEmpty else {

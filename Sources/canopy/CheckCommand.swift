@@ -25,6 +25,9 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json (axe-core's result shape).")
     var format: PageCheck.Format = .text
 
+    @Option(name: .long, help: "A page whose content depends on scripts: fail (exit 3, the default), skip, or audit its shell anyway.")
+    var clientRendered: PageCheck.ClientRendered?
+
     func run() throws {
         var options = PageCheck.Options(
             ruleIDs: ruleSelection.ruleIDs ?? [], ruleSetPath: ruleSelection.ruleSetPath, include: include,
@@ -34,6 +37,7 @@ struct CheckCommand: ParsableCommand {
         var overrides = CrawlOverrides()
         styles.apply(to: &overrides)
         options.styleOverrides = overrides
+        options.clientRendered = clientRendered
         options.environment = ProcessInfo.processInfo.environment
         let pageSources = sources.isEmpty ? [PageSource.bundledSample] : sources.map(PageSource.init(argument:))
         let outcome = PageCheck().run(sources: pageSources, options: options)
@@ -44,3 +48,4 @@ struct CheckCommand: ParsableCommand {
 }
 
 extension PageCheck.Format: ExpressibleByArgument {}
+extension PageCheck.ClientRendered: ExpressibleByArgument {}

@@ -54,7 +54,8 @@ struct CrawlResultLineTests {
         let crawl = try #require(object["crawl"] as? [String: Any])
         #expect(Set(crawl.keys) == [
             "attempts", "auditMilliseconds", "audited", "bytes", "canonical", "contentType", "depth", "error", "fetchMilliseconds",
-            "finalURL", "redirects", "requestedURL", "skipped", "status", "title", "unchanged", "unchangedSince",
+            "finalURL", "framesAudited", "framesSkipped", "notAudited", "redirects", "requestedURL", "skipped", "status", "title",
+            "unchanged", "unchangedSince",
         ])
         #expect(crawl["title"] is NSNull)
         #expect(crawl["skipped"] as? String == "not HTML (" + tricky + ")")

@@ -62,16 +62,7 @@ struct IncrementalCrawlTests {
     }
 
     func crawl(_ site: EditableSite, in folder: ReportTestFolder, configure: (inout CrawlOverrides) -> Void = { _ in }) -> SiteCrawl.Outcome {
-        var overrides = CrawlOverrides()
-        overrides.startURLs = [site.url("/")]
-        overrides.robots = false
-        overrides.sitemaps = ["none"]
-        overrides.retries = 0
-        overrides.timeout = 5
-        overrides.reports = folder.file("Reports")
-        overrides.store = folder.file("canopy.sqlite")
-        configure(&overrides)
-        return SiteCrawl().run(SiteCrawl.Options(overrides: overrides))
+        crawlFromRoot(site.url("/"), into: folder, configure: configure)
     }
 
     /// Every finding of a run by page, as the store has it once the run is complete.

@@ -1,4 +1,5 @@
 import CanopyHTML
+import CanopyKit
 import CanopyRules
 import CanopyStore
 import Foundation
@@ -37,4 +38,19 @@ enum ReportChecks {
         }
         return nil
     }()
+}
+
+/// `canopy crawl START` with fast fetch settings, no robots.txt or sitemaps, its reports and store
+/// in `folder` (`Reports/`, `canopy.sqlite`); `configure` changes the overrides first.
+func crawlFromRoot(_ start: String, into folder: ReportTestFolder, configure: (inout CrawlOverrides) -> Void = { _ in }) -> SiteCrawl.Outcome {
+    var overrides = CrawlOverrides()
+    overrides.startURLs = [start]
+    overrides.robots = false
+    overrides.sitemaps = ["none"]
+    overrides.retries = 0
+    overrides.timeout = 5
+    overrides.reports = folder.file("Reports")
+    overrides.store = folder.file("canopy.sqlite")
+    configure(&overrides)
+    return SiteCrawl().run(SiteCrawl.Options(overrides: overrides))
 }

@@ -87,6 +87,17 @@ public enum Skip: Sendable, Equatable, CustomStringConvertible {
     /// which a signed-in crawl never requests.
     case redirectAvoided(String)
 
+    /// The short name coverage counts such pages by (its details are in `description`).
+    public var reason: String {
+        switch self {
+        case .notHTML: "not HTML"
+        case .redirectsToCrawledPage: "redirect"
+        case .redirectedOutOfScope: "redirected out of scope"
+        case .redirectDisallowedByRobots: "redirect disallowed by robots.txt"
+        case .redirectAvoided: "redirect to an avoided link"
+        }
+    }
+
     public var description: String {
         switch self {
         case .notHTML(let contentType): "not HTML (\(contentType ?? "no Content-Type"))"

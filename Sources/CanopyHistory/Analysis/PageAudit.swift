@@ -16,10 +16,14 @@ public struct PageAudit: Sendable {
     /// as this crawl found them: a change in any re-audits the page in the next incremental crawl.
     public var stylesheetURLs: [String] = []
     public var stylesheetDigest: String?
-    /// Frames audited with the page, and frames that could not be (cross-origin, failed).
+    /// Frames audited with the page, and frames that could not be (cross-origin, failed):
+    /// coverage adds them up.
     public var frames = FrameCounts()
     /// The run whose audit this is, when the page was unchanged since and its result carried over.
     public var carriedFrom: RunID?
+    /// Set when the page was parsed but not audited: a client-rendered shell (its signals in
+    /// `details`). Such a page has no findings, and the run keeps its last audit's (`RunAnalysis`).
+    public var notAudited: NotAudited?
 
     public init(
         title: String? = nil, findings: [FindingRecord] = [], passCounts: [String: Int] = [:], axeJSONLine: [UInt8] = [],
@@ -33,8 +37,21 @@ public struct PageAudit: Sendable {
         self.seconds = seconds
     }
 
+    public var audited: Bool { notAudited == nil }
     public var violationCount: Int { findings.count { $0.outcome == .violation } }
     public var incompleteCount: Int { findings.count { $0.outcome == .incomplete } }
+}
+
+/// What a crawl, a gate and `canopy check` do with a page whose content depends on scripts
+/// (`ClientRenderingDetector`): canopy.yml's `client-rendered`.
+public enum ClientRenderedPages: String, Sendable, CaseIterable {
+    /// Reported as not audited; the gate and `canopy check` count it as a page they could not
+    /// audit (exit 3).
+    case fail
+    /// Reported as not audited, and never a failure.
+    case skip
+    /// Audited as it is, shell and all (no detection).
+    case audit
 }
 
 /// A crawled page with Canopy's audit of it.

@@ -64,6 +64,7 @@ private struct Pass {
         for table in tables {
             try database.run("DELETE FROM \(table) WHERE run_id = ?", [runValue])
         }
+        try carryLastAudits(run)
         try classifyPages(run)
         let siteWide = try siteWideComponents(run)
         try assignIssueKeys(run, siteWide: siteWide)
@@ -82,6 +83,30 @@ private struct Pass {
     private static func inChunks(_ chunk: (_ afterID: Int64) throws -> Int64?) rethrows {
         var lastID: Int64 = 0
         while let last = try chunk(lastID) { lastID = last }
+    }
+
+    /// A client-rendered page was not audited, so nothing is known of its issues now: it keeps
+    /// the findings it had in the previous complete run, so that they count neither as fixed nor,
+    /// when it is audited again, as new. (A page that failed keeps nothing: its issues count as
+    /// fixed, and the report says so next to the failures.)
+    private func carryLastAudits(_ run: RunID) throws {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        let previous = try database.queryFirst("SELECT MAX(id) FROM runs WHERE status = 'complete' AND id < ?", [runValue]) { $0.optionalInt(0) }
+        guard let previous = previous.flatMap({ $0 }) else { return }
+        // Guarded by NOT EXISTS, so analysing the run again adds nothing twice.
+        try database.run(
+            """
+            INSERT INTO findings (run_id, page_id, detail_id)
+            SELECT now.run_id, now.id, findings.detail_id
+            FROM pages AS now
+            JOIN pages AS before ON before.run_id = ? AND before.url = now.url
+            JOIN findings ON findings.run_id = before.run_id AND findings.page_id = before.id
+            WHERE now.run_id = ? AND now.not_audited = ?
+              AND NOT EXISTS (SELECT 1 FROM findings AS own WHERE own.run_id = now.run_id AND own.page_id = now.id)
+            ORDER BY findings.id
+            """,
+            [.integer(Int64(previous)), runValue, .text(NotAudited.clientRendered)]
+        )
     }
 
     private func classifyPages(_ run: RunID) throws {
@@ -125,7 +150,7 @@ private struct Pass {
     /// Every shape of a site-wide key is kept in `run_components`, with its own page count.
     private func siteWideComponents(_ run: RunID) throws -> Set<String> {
         let audited = try database.queryFirst(
-            "SELECT COUNT(*) FROM pages WHERE run_id = ? AND error IS NULL", [.integer(run.rawValue)]
+            "SELECT COUNT(*) FROM pages WHERE run_id = ? AND error IS NULL AND not_audited IS NULL", [.integer(run.rawValue)]
         ) { $0.int(0) } ?? 0
         let needed = max(options.componentMinimumPages, Int((Double(audited) * options.componentPageShare).rounded(.up)))
         let shapes = try database.query(

@@ -276,7 +276,7 @@ public struct GateEvaluator {
             if case .redirectsToCrawledPage = $0.skip, $0.error == nil { return false }
             return true
         }.sorted { $0.url < $1.url }
-        let audited = crawled.filter(\.processed)
+        let audited = crawled.filter { $0.result?.audited == true }
         let pageTypes = PageTypeClassifier().pageTypes(for: audited.map(\.url))
         let siteWide = siteWideComponents(audited)
 
@@ -286,9 +286,10 @@ public struct GateEvaluator {
             let audit = page.result
             var rules = Set((audit?.passCounts ?? [:]).filter { $0.value > 0 }.keys)
             rules.formUnion((audit?.findings ?? []).map(\.ruleID))
-            let (error, skipped) = page.processed ? (nil, nil) : whyNotAudited(page)
+            let wasAudited = audit?.audited == true
+            let (error, skipped) = wasAudited ? (nil, nil) : whyNotAudited(page)
             pages.append(GateReport.Page(
-                url: page.url, status: page.statusCode, error: error, audited: page.processed, skipped: skipped,
+                url: page.url, status: page.statusCode, error: error, audited: wasAudited, skipped: skipped,
                 pageType: pageTypes[page.url],
                 components: Array(Set((audit?.components ?? []).map(\.key))).sorted(), rules: rules.sorted(),
                 seconds: audit?.seconds
@@ -390,6 +391,11 @@ public struct GateEvaluator {
     /// redirect went.
     private func whyNotAudited(_ page: AuditedPage) -> (error: String?, skipped: String?) {
         if let error = page.error { return (error, nil) }
+        if let notAudited = page.result?.notAudited {
+            // Its content depends on scripts: a failure unless canopy.yml says to skip such pages.
+            let reason = "not audited: " + notAudited.description
+            return clientRendered == .skip ? (nil, reason) : (reason, nil)
+        }
         var reason = page.skippedReason ?? "not audited"
         if case .redirectedOutOfScope(.offOrigin, let target) = page.skip,
            let from = try? CrawlURL(page.url), let to = try? CrawlURL(target), from.host != to.host {
@@ -426,7 +432,14 @@ public struct GateEvaluator {
         return Set(counts.filter { $0.value >= needed }.keys)
     }
 
-    public init(policy: GatePolicy, baseline: Baseline? = nil, today: WaiverDate, componentShare: Double, rulesRun: Set<String>, sourceCoversSite: Bool, requestedURLs: Set<String>) {
+    /// What a client-rendered page is to the gate: a page it could not audit, or a skip.
+    public let clientRendered: ClientRenderedPages
+
+    public init(
+        policy: GatePolicy, baseline: Baseline? = nil, today: WaiverDate, componentShare: Double, rulesRun: Set<String>, sourceCoversSite: Bool,
+        requestedURLs: Set<String>, clientRendered: ClientRenderedPages = .fail
+    ) {
+        self.clientRendered = clientRendered
         self.policy = policy
         self.baseline = baseline
         self.today = today

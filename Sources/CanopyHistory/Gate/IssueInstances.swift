@@ -54,7 +54,7 @@ extension RunStore {
         }
     }
 
-    /// The audited pages of a run (no error) with the component keys found on each, so a
+    /// The audited pages of a run (no error, not skipped as client-rendered or not HTML) with the component keys found on each, so a
     /// baseline update can tell "fixed" from "not looked at".
     public func auditedPageComponents(run: RunID) throws -> [String: Set<String>] {
         try withDatabase { database in
@@ -64,7 +64,7 @@ extension RunStore {
                 SELECT pages.url, components.component_key
                 FROM pages LEFT JOIN page_components ON page_components.page_id = pages.id
                            LEFT JOIN components ON components.id = page_components.component_id
-                WHERE pages.run_id = ? AND pages.error IS NULL
+                WHERE pages.run_id = ? AND pages.error IS NULL AND pages.not_audited IS NULL
                 """,
                 [.integer(run.rawValue)]
             ) { row in

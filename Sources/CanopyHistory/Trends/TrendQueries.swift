@@ -50,9 +50,10 @@ private struct TrendQueries {
     let database: SQLiteDatabase
 
     func report(options: TrendOptions, generatedAt: Date) throws -> TrendReport {
-        var complete = try database.query("SELECT \(RunStore.runColumns) FROM runs WHERE status = 'complete' ORDER BY id") {
-            try RunStore.storedRun($0)
-        }
+        var complete = try RunStore.addingCoverageDetails(
+            to: database.query("SELECT \(RunStore.runColumns) FROM runs WHERE status = 'complete' ORDER BY id") { try RunStore.storedRun($0) },
+            in: database
+        )
         // The run before the first one shown is still needed to compare that first one with.
         var previousOfFirst: StoredRun?
         if let maximum = options.maximumRuns, complete.count > maximum {
@@ -285,9 +286,13 @@ private struct TrendQueries {
             """,
             [runValue]
         ) { GroupCount(name: $0.string(0), pages: $0.int(1)) }
+        let clientRendered = try database.query(
+            "SELECT url, not_audited_details FROM pages WHERE run_id = ? AND not_audited = ? ORDER BY url LIMIT ?",
+            [runValue, .text(NotAudited.clientRendered), .integer(Int64(LatestRun.clientRenderedListLimit))]
+        ) { ClientRenderedPage(url: $0.string(0), signals: ($0.optionalString(1) ?? "").split(separator: "\n").map(String.init)) }
         return LatestRun(
             runId: run.id, openIssues: issues, pageTypes: pageTypes, components: components,
-            pages: includePages ? try pages(of: run.id) : []
+            pages: includePages ? try pages(of: run.id) : [], clientRenderedPages: clientRendered
         )
     }
 
@@ -301,7 +306,7 @@ private struct TrendQueries {
     /// is written page by page, so a 100,000-page run is never held whole.
     func forEachPage(of run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
         try database.forEachRow(
-            "SELECT id, url, final_url, title, page_type, status_code, error, run_id FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]
+            "SELECT id, url, final_url, title, page_type, status_code, error, run_id, not_audited FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]
         ) { row in
             try body(try page(row))
         }
@@ -315,21 +320,21 @@ private struct TrendQueries {
         guard total > limit else { return (total, try pages(of: run)) }
         let pages = try database.query(
             """
-            SELECT id, url, final_url, title, page_type, status_code, error, run_id FROM (
+            SELECT id, url, final_url, title, page_type, status_code, error, run_id, not_audited FROM (
                 SELECT pages.*, (SELECT COUNT(*) FROM findings JOIN run_issues
                                  ON run_issues.run_id = findings.run_id AND run_issues.issue_id = findings.issue_id
                                  WHERE findings.run_id = pages.run_id AND findings.page_id = pages.id) AS finding_count
                 FROM pages WHERE run_id = ?
             )
-            WHERE error IS NOT NULL OR finding_count > 0
-            ORDER BY error IS NOT NULL DESC, finding_count DESC, url LIMIT ?
+            WHERE error IS NOT NULL OR not_audited = 'client-rendered' OR finding_count > 0
+            ORDER BY error IS NOT NULL OR not_audited = 'client-rendered' DESC, finding_count DESC, url LIMIT ?
             """,
             [runValue, .integer(Int64(limit))]
         ) { try page($0) }
         return (total, pages)
     }
 
-    /// A page from a row of id, url, final_url, title, page_type, status_code, error, run_id.
+    /// A page from a row of id, url, final_url, title, page_type, status_code, error, run_id, not_audited.
     private func page(_ row: SQLiteRow) throws -> PageDrillDown {
         let findings = try database.query(
             """
@@ -348,7 +353,7 @@ private struct TrendQueries {
         }
         return PageDrillDown(
             url: row.string(1), finalUrl: row.optionalString(2), title: row.optionalString(3), pageType: row.optionalString(4),
-            statusCode: row.optionalInt(5), error: row.optionalString(6), findings: findings
+            statusCode: row.optionalInt(5), error: row.optionalString(6), findings: findings, notAudited: row.optionalString(8)
         )
     }
 }

@@ -178,13 +178,33 @@ public struct LatestRun: Codable, Sendable, Equatable {
     public var components: [GroupCount]
     /// Every page of the run with its findings, for drill-down.
     public var pages: [PageDrillDown]
+    /// Pages not audited because their content depends on scripts, with the signals that said
+    /// so, in URL order (the first `clientRenderedListLimit`; `coverage.notAudited` counts them all).
+    public var clientRenderedPages: [ClientRenderedPage] = []
 
-    public init(runId: RunID, openIssues: [OpenIssue], pageTypes: [GroupCount], components: [GroupCount], pages: [PageDrillDown]) {
+    public static let clientRenderedListLimit = 500
+
+    public init(
+        runId: RunID, openIssues: [OpenIssue], pageTypes: [GroupCount], components: [GroupCount], pages: [PageDrillDown],
+        clientRenderedPages: [ClientRenderedPage] = []
+    ) {
         self.runId = runId
         self.openIssues = openIssues
         self.pageTypes = pageTypes
         self.components = components
         self.pages = pages
+        self.clientRenderedPages = clientRenderedPages
+    }
+}
+
+public struct ClientRenderedPage: Codable, Sendable, Equatable {
+    public var url: String
+    /// The detector's signals, in words.
+    public var signals: [String]
+
+    public init(url: String, signals: [String]) {
+        self.url = url
+        self.signals = signals
     }
 }
 
@@ -268,11 +288,15 @@ public struct PageDrillDown: Codable, Sendable, Equatable {
     public var statusCode: Int?
     public var error: String?
     public var findings: [PageFinding]
+    /// Why the page was fetched but not audited (`client-rendered`, `not HTML`, `redirect`...);
+    /// a client-rendered page lists the findings of its last audit.
+    public var notAudited: String?
 
     public init(
         url: String, finalUrl: String? = nil, title: String? = nil, pageType: String? = nil, statusCode: Int? = nil, error: String? = nil,
-        findings: [PageFinding]
+        findings: [PageFinding], notAudited: String? = nil
     ) {
+        self.notAudited = notAudited
         self.url = url
         self.finalUrl = finalUrl
         self.title = title

@@ -76,6 +76,10 @@ public struct WeeklyDigest: Codable, Sendable, Equatable {
         /// Failed now and did not fail in the previous run.
         public var newlyFailedPages: Int
         public var failedExamples: [FailedPage]
+        /// The run's coverage: pages audited, not audited by reason, failed by kind, frames, stylesheets.
+        public var run: RunCoverage
+        /// Pages not audited because their content depends on scripts (`problem`: the signals).
+        public var clientRenderedExamples: [FailedPage]
     }
 
     public struct FailedPage: Codable, Sendable, Equatable {
@@ -127,7 +131,10 @@ public struct WeeklyDigest: Codable, Sendable, Equatable {
         coverage = CoverageChange(
             vanishedPages: details.vanishedPages.count, vanishedExamples: Array(details.vanishedPages.prefix(listLimit)),
             failedPages: details.failedPages.count, newlyFailedPages: details.newlyFailed,
-            failedExamples: Array(details.failedPages.prefix(listLimit))
+            failedExamples: Array(details.failedPages.prefix(listLimit)), run: run.coverage,
+            clientRenderedExamples: latest.clientRenderedPages.prefix(listLimit).map {
+                FailedPage(url: $0.url, problem: $0.signals.joined(separator: "; "))
+            }
         )
     }
 

@@ -274,6 +274,8 @@ public struct CrawlConfiguration: Sendable, Encodable {
     /// Compare with the store's latest complete run and carry unchanged pages over
     /// (`IncrementalCrawl`). Left out of `configHash`: a run recorded either way is the same record.
     public var incremental = true
+    /// What to do with a page whose content depends on scripts (`ClientRenderingDetector`).
+    public var clientRendered = ClientRenderedPages.fail
     /// The configuration file as the user named it; nil when there is none.
     public var file: String?
 
@@ -370,6 +372,7 @@ public struct CrawlConfiguration: Sendable, Encodable {
     enum CodingKeys: String, CodingKey {
         case start, sitemaps, scope, limits, politeness, styles, auth, rules, exclude
         case excludeByURL = "exclude-by-url", excludeByRule = "exclude-by-rule", owners, output, components
+        case clientRendered = "client-rendered"
     }
 
     /// The configuration with canopy.yml's keys, as JSON: fit for a run record.
@@ -392,6 +395,9 @@ public struct CrawlConfiguration: Sendable, Encodable {
         try container.encode(owners.map { [$0.name: $0.selectors.map(\.text)] }, forKey: .owners)
         try container.encode(output, forKey: .output)
         try container.encode(components, forKey: .components)
+        // Only `audit` changes what a crawl records (shells audited); `fail` and `skip` differ in
+        // the gate alone. Written only then, so the configuration digest of others stays as it was.
+        if clientRendered == .audit { try container.encode(clientRendered.rawValue, forKey: .clientRendered) }
     }
 }
 

@@ -1,6 +1,8 @@
 import CanopyDiagnostics
 import CanopyCrawl
 import CanopyHTML
+import CanopyHistory
+import CanopyStore
 import CanopyRules
 import CanopyStyle
 import Foundation
@@ -18,6 +20,9 @@ public struct AuditPlan: Sendable {
     public var owners: [Owner] = []
     /// Whether linked stylesheets are loaded, and for which screen.
     public var styles = CrawlConfiguration.Styles()
+    /// Whether a page whose content depends on scripts is audited as it is or reported as not audited.
+    public var clientRendered = ClientRenderedPages.fail
+    let clientRendering = ClientRenderingDetector()
 
     public init(rules: [any Rule]) {
         self.auditor = Auditor(rules: rules)
@@ -31,6 +36,15 @@ public struct AuditPlan: Sendable {
         ruleExclusions = configuration.excludeByRule
         owners = configuration.owners
         styles = configuration.styles
+        clientRendered = configuration.clientRendered
+    }
+
+    /// Why a page is not audited, when it is a client-rendered shell and the plan does not audit those.
+    func notAudited(_ document: Document) -> NotAudited? {
+        guard clientRendered != .audit else { return nil }
+        let verdict = clientRendering.verdict(for: document)
+        guard verdict.isClientRendered else { return nil }
+        return NotAudited(reason: NotAudited.clientRendered, details: verdict.descriptions)
     }
 
     /// The styling of one crawl: linked sheets fetched through `loader` once each, rule indexes

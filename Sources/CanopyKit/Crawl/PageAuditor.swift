@@ -71,6 +71,13 @@ public struct PageAuditor: Sendable {
     }
 
     func process(_ document: Document, url: String) -> ProcessedPage<PageAudit> {
+        if let notAudited = audit.notAudited(document) {
+            // The shell's findings would describe the shell, not the page a browser builds.
+            var page = PageAudit(title: document.title)
+            page.notAudited = notAudited
+            let (links, canonical) = links(of: document, url: url)
+            return ProcessedPage(links: links, canonicalURL: canonical, result: page)
+        }
         let scope = AuditScope(exclude: audit.exclusions(forURL: url))
         let result = audit.auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions, frames: frames)
         var page = PageAudit(title: document.title)
@@ -81,12 +88,8 @@ public struct PageAuditor: Sendable {
         page.stylesheetURLs = result.stylesheetURLs
         page.frames = result.frames
         page.stylesheetDigest = stylesheets.digest(ofSheetsAt: page.stylesheetURLs)
-        var processed = ProcessedPage(result: page)
-        if let base = try? crawl.normalizer.normalize(url) {
-            let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: false).extract(from: document, pageURL: base)
-            processed.links = links.followableURLs(honouringNoFollow: !crawl.followsNofollow)
-            processed.canonicalURL = links.canonical?.string
-        }
+        let (links, canonical) = links(of: document, url: url)
+        var processed = ProcessedPage(links: links, canonicalURL: canonical, result: page)
         // Passing rules are listed without nodes: describing a passing node costs a unique
         // selector, and the line is about what needs fixing.
         lineWriter.appendLine(
@@ -94,6 +97,13 @@ public struct PageAuditor: Sendable {
             passingRules: Set(page.passCounts.keys), to: &processed.result.axeJSONLine
         )
         return processed
+    }
+
+    /// The links the crawl may follow from the page, and its canonical URL.
+    private func links(of document: Document, url: String) -> (links: [CrawlURL], canonical: String?) {
+        guard let base = try? crawl.normalizer.normalize(url) else { return ([], nil) }
+        let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: false).extract(from: document, pageURL: base)
+        return (links.followableURLs(honouringNoFollow: !crawl.followsNofollow), links.canonical?.string)
     }
 
     /// The axe-shaped line of a page whose findings were carried over from an earlier run.

@@ -53,7 +53,12 @@ extension PageRecord {
             error: page.error, findings: page.result?.findings ?? [], passCounts: page.result?.passCounts ?? [:],
             components: page.result?.components ?? [], discoveredLinks: page.discoveredLinks
         )
-        if let audit = page.result {
+        framesAudited = page.result?.frames.audited ?? 0
+        framesSkipped = page.result?.frames.unavailable ?? 0
+        if page.error == nil {
+            notAudited = page.result?.notAudited ?? page.skip.map { NotAudited(reason: $0.reason, details: [$0.description]) }
+        }
+        if let audit = page.result, audit.audited {
             revision = PageRevision(
                 etag: page.validators?.etag, lastModified: page.validators?.lastModified, contentDigest: page.contentDigest,
                 stylesheetURLs: audit.stylesheetURLs, stylesheetDigest: audit.stylesheetDigest, links: page.links,

@@ -100,7 +100,8 @@ public struct DeployGate: Sendable {
         let rulesRun = Set(audit.auditor.rules.map(\.metadata.id))
         let evaluator = GateEvaluator(
             policy: policy, baseline: baseline, today: WaiverDate(now()), componentShare: configuration.components.minShare,
-            rulesRun: rulesRun, sourceCoversSite: pages.source != .urls && cut == nil, requestedURLs: Set(plan.startURLs.map(\.string))
+            rulesRun: rulesRun, sourceCoversSite: pages.source != .urls && cut == nil, requestedURLs: Set(plan.startURLs.map(\.string)),
+            clientRendered: configuration.clientRendered
         )
         let evaluated = evaluator.evaluate(sink.pages)
         var report = GateReport(

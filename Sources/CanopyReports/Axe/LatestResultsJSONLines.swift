@@ -36,8 +36,13 @@ public struct LatestResultsJSONLines: Sendable {
         try store.forEachPageResult(run: run.id) { page, findings, passes in
             // Every audited page has a finding or a pass (html-has-lang and document-title apply to
             // any document); a page with neither was fetched but not audited (not HTML, a redirect).
-            guard page.error == nil, !findings.isEmpty || !passes.isEmpty else { return }
-            writer.appendLine(url: page.url, timestamp: timestamp, findings: findings.map(\.finding), passingRules: Set(passes.keys), to: &buffer)
+            if let notAudited = page.notAudited, notAudited.reason == NotAudited.clientRendered {
+                // No axe result: its shell was not audited, and "no violations" would claim it was.
+                Self.appendNotAuditedLine(url: page.url, timestamp: timestamp, notAudited, to: &buffer)
+            } else {
+                guard page.error == nil, page.notAudited == nil, !findings.isEmpty || !passes.isEmpty else { return }
+                writer.appendLine(url: page.url, timestamp: timestamp, findings: findings.map(\.finding), passingRules: Set(passes.keys), to: &buffer)
+            }
             buffer.append(0x0A)
             if buffer.count >= Self.chunkSize {
                 try output(Data(buffer))
@@ -48,6 +53,17 @@ public struct LatestResultsJSONLines: Sendable {
     }
 
     private static let chunkSize = 1 << 20
+
+    /// `{"notAudited":{"details":[…],"reason":"client-rendered"},"timestamp":…,"url":…}`, keys sorted as in the axe lines.
+    static func appendNotAuditedLine(url: String, timestamp: String, _ notAudited: NotAudited, to json: inout [UInt8]) {
+        json.append(contentsOf: #"{"notAudited":"#.utf8)
+        notAudited.appendJSON(to: &json)
+        json.append(contentsOf: #","timestamp":"#.utf8)
+        JSONText.append(timestamp, to: &json)
+        json.append(contentsOf: #","url":"#.utf8)
+        JSONText.append(url, to: &json)
+        json.append(UInt8(ascii: "}"))
+    }
 }
 
 extension AxeJSONReport {
@@ -77,5 +93,19 @@ extension AxeJSONReport {
         incomplete = groups.incomplete.map { entry($0, outcome: .incomplete) }
         passes = groups.passes.map { entry($0, outcome: nil) }
         inapplicable = groups.inapplicable.map { entry($0, outcome: nil) }
+    }
+}
+
+extension NotAudited {
+    /// `{"details":[…],"reason":…}`, as results.jsonl and latest-results.jsonl write it.
+    func appendJSON(to json: inout [UInt8]) {
+        json.append(contentsOf: #"{"details":["#.utf8)
+        for (index, detail) in details.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            JSONText.append(detail, to: &json)
+        }
+        json.append(contentsOf: #"],"reason":"#.utf8)
+        JSONText.append(reason, to: &json)
+        json.append(UInt8(ascii: "}"))
     }
 }

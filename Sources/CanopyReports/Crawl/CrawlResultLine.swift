@@ -1,5 +1,6 @@
 import CanopyCrawl
 import CanopyHistory
+import CanopyStore
 
 /// A line of results.jsonl. An audited page's line is its axe-shaped result (`url`, `timestamp`,
 /// `testEngine`, `violations`, `incomplete`, `passes`, `inapplicable`) with a `crawl` member
@@ -7,7 +8,8 @@ import CanopyHistory
 /// elsewhere) has only `url` and `crawl`, which says why. `crawl` always has the same keys, null
 /// where nothing is known: see `appendCrawlRecord`. The axe `url` is the document audited (after
 /// redirects); `crawl.requestedURL` is the URL as the crawl planned it, the key of the page in the
-/// run store. A page an incremental crawl found unchanged has `crawl.unchanged` (how it knew) and
+/// run store. A client-rendered page (`crawl.notAudited`, with the signals that decided it) has
+/// no axe part: its shell was not audited. A page an incremental crawl found unchanged has `crawl.unchanged` (how it knew) and
 /// `crawl.unchangedSince` (the run whose audit it carries); its nodes have no source lines.
 public enum CrawlResultLine {
     /// One line, without its line feed. Written as bytes: the axe part is already JSON, and a
@@ -47,7 +49,7 @@ public enum CrawlResultLine {
         func number(_ value: Double?) { json.append(contentsOf: (value.map { String($0) } ?? "null").utf8) }
         key("attempts", first: true); number(page.attempts)
         key("auditMilliseconds"); number(page.result.map { $0.seconds * 1000 })
-        key("audited"); json.append(contentsOf: (page.processed ? "true" : "false").utf8)
+        key("audited"); json.append(contentsOf: (page.result?.audited == true ? "true" : "false").utf8)
         key("bytes"); number(page.bytes)
         key("canonical"); string(page.canonicalURL)
         key("contentType"); string(page.contentType)
@@ -55,6 +57,14 @@ public enum CrawlResultLine {
         key("error"); string(page.error)
         key("fetchMilliseconds"); number(page.fetchMilliseconds)
         key("finalURL"); string(page.finalURL ?? (page.statusCode != nil ? page.url : nil))
+        key("framesAudited"); number(page.result?.frames.audited ?? 0)
+        key("framesSkipped"); number(page.result?.frames.unavailable ?? 0)
+        key("notAudited")
+        if let notAudited = page.result?.notAudited {
+            notAudited.appendJSON(to: &json)
+        } else {
+            json.append(contentsOf: "null".utf8)
+        }
         key("redirects"); json.append(UInt8(ascii: "["))
         for (index, hop) in page.redirects.enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }

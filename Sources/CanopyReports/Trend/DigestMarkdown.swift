@@ -1,4 +1,5 @@
 import CanopyHistory
+import CanopyStore
 import Foundation
 
 /// digest.md: the weekly digest as Markdown for people, short enough for a chat message. Links
@@ -45,8 +46,17 @@ public struct DigestMarkdown: Sendable {
             }
         }
         let coverage = digest.coverage
-        if coverage.vanishedPages > 0 || coverage.failedPages > 0 {
+        let clientRendered = coverage.run.notAudited[NotAudited.clientRendered] ?? 0
+        if coverage.vanishedPages > 0 || coverage.failedPages > 0 || coverage.run.pagesNotAudited > 0 {
             lines += ["", "## Coverage", ""]
+            lines.append("- " + CoverageText.line(coverage.run))
+            if clientRendered > 0 {
+                let examples = coverage.clientRenderedExamples.map { "\($0.url) (\($0.problem))" }
+                lines.append(
+                    "- \(Self.pages(clientRendered)) not audited, client-rendered (their content depends on scripts; their last findings are kept): "
+                        + Self.list(examples, total: clientRendered)
+                )
+            }
             if coverage.vanishedPages > 0 {
                 let since = digest.change.map { " since run \($0.previousRunId)" } ?? ""
                 lines.append("- \(Self.pages(coverage.vanishedPages)) vanished\(since): " + Self.list(coverage.vanishedExamples, total: coverage.vanishedPages))
@@ -70,6 +80,9 @@ public struct DigestMarkdown: Sendable {
         text += ", \(digest.needsReview.issues) to review. "
         text += "\(Self.pages(digest.pages.audited)) audited"
         if digest.pages.failed > 0 { text += ", \(digest.pages.failed) failed" }
+        if let clientRendered = digest.coverage.run.notAudited[NotAudited.clientRendered], clientRendered > 0 {
+            text += ", \(clientRendered) not audited (client-rendered)"
+        }
         return text + "."
     }
 

@@ -61,7 +61,7 @@ public struct TrendHTMLReport: Sendable {
             page.summary(latestTrend, latest: report.latest, runs: report.runs.count)
             page.trend(report.runs)
             page.whereIssuesAre(latestTrend, latest: report.latest)
-            page.coverage(latestTrend, latest: report.latest)
+            page.coverage(latestTrend, latest: report.latest, runs: report.runs)
             if let latest = report.latest {
                 page.openIssues(latest.openIssues, limit: limits.openIssues)
                 page.drillDown(drillDown?.pages ?? latest.pages, total: drillDown?.total ?? latest.pages.count, limits: limits)
@@ -199,7 +199,11 @@ private struct HTMLPage {
             figure(comparison.fixedIssues, "fixed since run \(comparison.previousRunId)", detail: "\(comparison.fixedInstances) fixed instances")
         }
         figure(run.needsReview.issues, "issues to review", detail: "elements a person must check")
-        figure(run.coverage.crawled, "pages audited", detail: "\(run.coverage.failed) failed")
+        let clientRendered = run.coverage.notAudited[NotAudited.clientRendered] ?? 0
+        figure(
+            run.coverage.crawled, "pages audited",
+            detail: "\(run.coverage.failed) failed" + (clientRendered > 0 ? ", \(clientRendered) not audited: client-rendered" : "")
+        )
         raw("</ul>\n")
         if let comparison, !comparison.changes.isEmpty {
             raw("<p class=\"note\"><strong>Not only the site changed since run \(comparison.previousRunId):</strong> \(esc(comparison.changes.joined(separator: "; "))). Part of the difference may come from that.</p>\n")
@@ -263,13 +267,14 @@ private struct HTMLPage {
         raw("<details>\n<summary>The trend's numbers, run by run</summary>\n<table>\n<caption>Violation issues per run</caption>\n<thead><tr>")
         raw("<th scope=\"col\">Run</th><th scope=\"col\">Started</th>")
         for impact in impacts { raw("<th scope=\"col\" class=\"number\">\(esc(impact.impact.capitalized))</th>") }
-        raw("<th scope=\"col\" class=\"number\">Issues</th><th scope=\"col\" class=\"number\">Instances</th><th scope=\"col\" class=\"number\">New</th><th scope=\"col\" class=\"number\">Fixed</th><th scope=\"col\" class=\"number\">Pages</th><th scope=\"col\">Changes besides the site</th></tr></thead>\n<tbody>\n")
+        raw("<th scope=\"col\" class=\"number\">Issues</th><th scope=\"col\" class=\"number\">Instances</th><th scope=\"col\" class=\"number\">New</th><th scope=\"col\" class=\"number\">Fixed</th><th scope=\"col\" class=\"number\">Pages</th><th scope=\"col\" class=\"number\">Not audited</th><th scope=\"col\">Changes besides the site</th></tr></thead>\n<tbody>\n")
         for run in runs.reversed() {
             raw("<tr><th scope=\"row\">\(run.runId)</th><td>\(esc(dates.time(run.startedAt)))</td>")
             for impact in impacts { raw("<td class=\"number\">\(run.byImpact.first { $0.name == impact.impact }?.issues ?? 0)</td>") }
             raw("<td class=\"number\">\(run.violations.issues)</td><td class=\"number\">\(run.violations.instances)</td>")
             raw("<td class=\"number\">\(run.comparison.map { String($0.newIssues) } ?? "–")</td><td class=\"number\">\(run.comparison.map { String($0.fixedIssues) } ?? "–")</td>")
-            raw("<td class=\"number\">\(run.coverage.crawled)</td><td>\(esc(run.comparison?.changes.joined(separator: "; ") ?? ""))</td></tr>\n")
+            raw("<td class=\"number\">\(run.coverage.crawled)</td><td class=\"number\">\(run.coverage.pagesNotAudited)</td>")
+            raw("<td>\(esc(run.comparison?.changes.joined(separator: "; ") ?? ""))</td></tr>\n")
         }
         raw("</tbody>\n</table>\n</details>\n")
 
@@ -383,7 +388,7 @@ private struct HTMLPage {
 
     // MARK: Coverage
 
-    mutating func coverage(_ run: RunTrend, latest: LatestRun?) {
+    mutating func coverage(_ run: RunTrend, latest: LatestRun?, runs: [RunTrend]) {
         let coverage = run.coverage
         raw("""
             <section id="coverage">
@@ -394,15 +399,57 @@ private struct HTMLPage {
             <tbody>
             <tr><th scope="row">Planned</th><td class="number">\(coverage.planned)</td></tr>
             <tr><th scope="row">Audited</th><td class="number">\(coverage.crawled)</td></tr>
-            <tr><th scope="row">Failed (no answer, an error status, too large)</th><td class="number">\(coverage.failed)</td></tr>
-            <tr><th scope="row">Skipped: out of scope</th><td class="number">\(coverage.skippedByScope)</td></tr>
-            <tr><th scope="row">Skipped: disallowed by robots.txt</th><td class="number">\(coverage.skippedByRobots)</td></tr>
-            </tbody>
-            </table>
 
             """)
+        for (reason, count) in CoverageText.sorted(coverage.notAudited) {
+            raw("<tr><th scope=\"row\">Not audited: \(esc(reason))</th><td class=\"number\">\(count)</td></tr>\n")
+        }
+        raw("<tr><th scope=\"row\">Failed (no answer, an error status, too large)</th><td class=\"number\">\(coverage.failed)</td></tr>\n")
+        for (kind, count) in CoverageText.sorted(coverage.errors) {
+            raw("<tr><th scope=\"row\">Failed: \(esc(kind))</th><td class=\"number\">\(count)</td></tr>\n")
+        }
+        raw("""
+            <tr><th scope="row">Skipped: out of scope</th><td class="number">\(coverage.skippedByScope)</td></tr>
+            <tr><th scope="row">Skipped: disallowed by robots.txt</th><td class="number">\(coverage.skippedByRobots)</td></tr>
+            <tr><th scope="row">Frames audited</th><td class="number">\(coverage.framesAudited)</td></tr>
+            <tr><th scope="row">Frames skipped (cross-origin, failed)</th><td class="number">\(coverage.framesSkipped)</td></tr>
+
+            """)
+        if let sheets = coverage.stylesheets {
+            raw("""
+                <tr><th scope="row">Stylesheets loaded</th><td class="number">\(sheets.loaded)</td></tr>
+                <tr><th scope="row">Stylesheets that failed (their pages left for review by style rules)</th><td class="number">\(sheets.failed)</td></tr>
+                <tr><th scope="row">Stylesheets missing (404)</th><td class="number">\(sheets.missing)</td></tr>
+
+                """)
+        }
+        raw("</tbody>\n</table>\n")
         if coverage.failed > 0 {
             raw("<p class=\"note\">Pages that failed have no findings in this run, so their issues count as fixed: read the fixed count with the failures.</p>\n")
+        }
+        let clientRendered = coverage.notAudited[NotAudited.clientRendered] ?? 0
+        if clientRendered > 0 {
+            raw("<h3>Client-rendered pages, not audited</h3>\n")
+            raw("<p>\(clientRendered) \(clientRendered == 1 ? "page's" : "pages'") content depends on scripts: the HTML the server sends is an application shell, and auditing the shell would report on the shell, not on the page people use. They keep the findings of their last audit, so their issues count neither as fixed nor as new. Audit the HTML a browser renders to see them (README: What Canopy cannot see).</p>\n")
+            let listed = latest?.clientRenderedPages ?? []
+            raw("<table>\n<caption>Client-rendered pages\(listed.count < clientRendered ? " (the first \(listed.count) of \(clientRendered))" : "")</caption>\n")
+            raw("<thead><tr><th scope=\"col\">Page</th><th scope=\"col\">Signals</th></tr></thead>\n<tbody>\n")
+            for page in listed {
+                raw("<tr><th scope=\"row\">\(url(page.url))</th><td>\(esc(page.signals.joined(separator: "; ")))</td></tr>\n")
+            }
+            raw("</tbody>\n</table>\n")
+        }
+        if runs.count > 1 {
+            raw("<details>\n<summary>Coverage run by run</summary>\n<table>\n<caption>Pages audited and not audited per run</caption>\n<thead><tr>")
+            raw("<th scope=\"col\">Run</th><th scope=\"col\" class=\"number\">Audited</th><th scope=\"col\" class=\"number\">Client-rendered</th><th scope=\"col\" class=\"number\">Other not audited</th><th scope=\"col\" class=\"number\">Failed</th><th scope=\"col\" class=\"number\">Frames audited</th><th scope=\"col\" class=\"number\">Stylesheets failed</th></tr></thead>\n<tbody>\n")
+            for run in runs.reversed() {
+                let coverage = run.coverage
+                let clientRendered = coverage.notAudited[NotAudited.clientRendered] ?? 0
+                let other = coverage.notAudited.values.reduce(0, +) - clientRendered
+                raw("<tr><th scope=\"row\">\(run.runId)</th><td class=\"number\">\(coverage.crawled)</td><td class=\"number\">\(clientRendered)</td><td class=\"number\">\(other)</td>")
+                raw("<td class=\"number\">\(coverage.failed)</td><td class=\"number\">\(coverage.framesAudited)</td><td class=\"number\">\(coverage.stylesheets.map { String($0.failed) } ?? "–")</td></tr>\n")
+            }
+            raw("</tbody>\n</table>\n</details>\n")
         }
         if let types = latest?.pageTypes, !types.isEmpty {
             raw("<h3>Page types covered</h3>\n<table>\n<caption>Templates the latest run reached, by URL pattern</caption>\n<thead><tr><th scope=\"col\">Page type</th><th scope=\"col\" class=\"number\">Pages</th></tr></thead>\n<tbody>\n")
@@ -464,8 +511,8 @@ private struct HTMLPage {
         var shown = pages
         if total > limits.drillDownPages {
             // The pages most worth opening: failures and the most findings first.
-            shown = pages.filter { $0.error != nil || !$0.findings.isEmpty }
-                .sorted { ($0.error != nil ? 1 : 0, $0.findings.count, $1.url) > ($1.error != nil ? 1 : 0, $1.findings.count, $0.url) }
+            shown = pages.filter { $0.error != nil || $0.notAudited == NotAudited.clientRendered || !$0.findings.isEmpty }
+                .sorted { ($0.unaudited ? 1 : 0, $0.findings.count, $1.url) > ($1.unaudited ? 1 : 0, $1.findings.count, $0.url) }
             shown = Array(shown.prefix(limits.drillDownPages))
             raw("<p>The latest run has \(total) pages; here are the \(shown.count) with failures or the most findings. trend.json lists every page with its findings.</p>\n")
         } else {
@@ -476,6 +523,7 @@ private struct HTMLPage {
             let review = page.findings.count - violations
             var outline = page.error != nil ? "could not be audited" : "\(violations) \(violations == 1 ? "violation" : "violations")"
             if review > 0 { outline += ", \(review) to review" }
+            if page.notAudited == NotAudited.clientRendered { outline = "not audited: client-rendered (\(outline) at its last audit)" }
             raw("<details class=\"page\">\n<summary><span class=\"url\">\(esc(page.url))</span> — \(esc(outline))</summary>\n<dl>\n")
             raw("<dt>Address</dt><dd>\(url(page.url))</dd>\n")
             if let finalURL = page.finalUrl, finalURL != page.url { raw("<dt>Redirected to</dt><dd>\(url(finalURL))</dd>\n") }
@@ -483,6 +531,7 @@ private struct HTMLPage {
             raw("<dt>Page type</dt><dd><code>\(esc(page.pageType ?? "–"))</code></dd>\n")
             raw("<dt>HTTP status</dt><dd>\(page.statusCode.map(String.init) ?? "no response")</dd>\n")
             if let error = page.error { raw("<dt>Error</dt><dd>\(esc(error))</dd>\n") }
+            if let reason = page.notAudited { raw("<dt>Not audited</dt><dd>\(esc(reason))</dd>\n") }
             raw("</dl>\n")
             if !page.findings.isEmpty {
                 let listed = page.findings.prefix(limits.findingsPerPage)
@@ -551,4 +600,9 @@ private struct HTMLPage {
         footer{border-top:1px solid #d1d5db;margin-top:2rem;color:#374151;font-size:.875rem}
         @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto}}
         """
+}
+
+extension PageDrillDown {
+    /// Failed, or not audited for its scripts: what the drill-down shows first.
+    fileprivate var unaudited: Bool { error != nil || notAudited == NotAudited.clientRendered }
 }

@@ -52,13 +52,25 @@ public struct RunStart: Sendable {
     }
 }
 
-/// How much of the site a run covered, given by the crawler when the run ends.
+/// How much of the site a run covered. The crawler gives the counts and the stylesheets when the
+/// run ends; the store adds up the rest from the run's pages (`finish`).
 public struct RunCoverage: Sendable, Equatable, Codable {
     public var planned: Int
+    /// Pages audited (client-rendered pages and pages that were not HTML are not).
     public var crawled: Int
     public var failed: Int
     public var skippedByScope: Int
     public var skippedByRobots: Int
+    /// Pages fetched but not audited although nothing failed, by reason (`NotAudited.reason`:
+    /// client-rendered, not HTML, a redirect...).
+    public var notAudited: [String: Int] = [:]
+    /// Pages that failed, by the kind of error (`CrawlErrorKind`: `HTTP 404`, `timeout`, `too large`...).
+    public var errors: [String: Int] = [:]
+    /// Frames audited with their pages, and frames that could not be (cross-origin, failed).
+    public var framesAudited = 0
+    public var framesSkipped = 0
+    /// The stylesheets the crawl loaded; nil for runs recorded before the store kept them.
+    public var stylesheets: StyleSheetCoverage?
 
     public init(planned: Int, crawled: Int, failed: Int, skippedByScope: Int = 0, skippedByRobots: Int = 0) {
         self.planned = planned
@@ -67,6 +79,45 @@ public struct RunCoverage: Sendable, Equatable, Codable {
         self.skippedByScope = skippedByScope
         self.skippedByRobots = skippedByRobots
     }
+
+    /// Pages fetched that the run has no audit of: not audited for a reason, and failed.
+    public var pagesNotAudited: Int { notAudited.values.reduce(0, +) + errors.values.reduce(0, +) }
+}
+
+/// Linked and imported stylesheets of a run, each fetched once.
+public struct StyleSheetCoverage: Sendable, Equatable, Codable {
+    /// Fetched and applied.
+    public var loaded: Int
+    /// Could not be used (a timeout, a 5xx, off the crawl's origins): the pages using them are
+    /// left for review by the rules that read styles.
+    public var failed: Int
+    /// Gone (404): a browser gets no styles from them either.
+    public var missing: Int
+
+    public init(loaded: Int, failed: Int, missing: Int) {
+        self.loaded = loaded
+        self.failed = failed
+        self.missing = missing
+    }
+}
+
+/// Why a page that was fetched was not audited although nothing failed.
+public struct NotAudited: Sendable, Equatable, Codable {
+    /// A short stable name, the key coverage counts pages by: `client-rendered`, `not HTML`,
+    /// `redirect`, `redirected out of scope`, `redirect disallowed by robots.txt`.
+    public var reason: String
+    /// What decided it, in words: the signals of a client-rendered page, a content type.
+    public var details: [String]
+
+    public init(reason: String, details: [String] = []) {
+        self.reason = reason
+        self.details = details
+    }
+
+    public static let clientRendered = "client-rendered"
+
+    /// The reason and its details in one line, as reports print it.
+    public var description: String { details.isEmpty ? reason : "\(reason): \(details.joined(separator: "; "))" }
 }
 
 /// One fetched (or failed) page and what its audit found.
@@ -102,6 +153,12 @@ public struct PageRecord: Sendable {
     public var revision: PageRevision?
     /// The run whose audit this page carries, when it was unchanged since (nil: audited now).
     public var unchangedSince: RunID?
+    /// Why the page was fetched but not audited (client-rendered, not HTML...); nil when it was
+    /// audited or failed (`error`).
+    public var notAudited: NotAudited?
+    /// Frames audited with the page, and frames that could not be.
+    public var framesAudited = 0
+    public var framesSkipped = 0
 
     public init(
         url: String, finalURL: String? = nil, statusCode: Int? = nil, redirectChain: [String] = [], contentType: String? = nil,
@@ -193,11 +250,14 @@ public struct RecordedPage: Sendable, Equatable {
     public var page: FinishedPage
     public var violations: Int
     public var incomplete: Int
+    /// Parsed, but not audited: its content depends on scripts.
+    public var clientRendered: Bool
 
-    public init(_ page: FinishedPage, violations: Int = 0, incomplete: Int = 0) {
+    public init(_ page: FinishedPage, violations: Int = 0, incomplete: Int = 0, clientRendered: Bool = false) {
         self.page = page
         self.violations = violations
         self.incomplete = incomplete
+        self.clientRendered = clientRendered
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<FinishedPage, Value>) -> Value { page[keyPath: keyPath] }
@@ -237,7 +297,7 @@ public struct StoredRun: Sendable, Equatable {
     public let ruleSetHash: String
     public let canopyVersion: String
     public let startURLs: [String]
-    public let coverage: RunCoverage
+    public var coverage: RunCoverage
 }
 
 /// A page as stored (without its findings).
@@ -255,6 +315,8 @@ public struct StoredPage: Sendable, Equatable {
     public let fetchMilliseconds: Double?
     public let auditMilliseconds: Double?
     public let error: String?
+    /// Why the page was not audited although nothing failed; nil for an audited or failed page.
+    public var notAudited: NotAudited? = nil
 }
 
 /// A finding as stored (its source line is not kept), with its page, owner and fingerprint, and

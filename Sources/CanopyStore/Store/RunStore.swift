@@ -131,14 +131,16 @@ public final class RunStore: @unchecked Sendable {
         try database.run(
             """
             INSERT INTO pages (run_id, url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, fetch_ms, audit_ms, error,
-                               unchanged_since, pass_counts_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               unchanged_since, pass_counts_id, not_audited, not_audited_details, frames_audited, frames_skipped)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 runValue, .text(page.url), SQLiteValue(page.finalURL), SQLiteValue(page.statusCode), .text(Lines.join(page.redirectChain)),
                 SQLiteValue(page.contentType), SQLiteValue(page.bytes), .integer(Int64(page.depth)), SQLiteValue(page.title),
                 SQLiteValue(page.fetchMilliseconds), SQLiteValue(page.auditMilliseconds), SQLiteValue(page.error),
                 page.unchangedSince.map { .integer($0.rawValue) } ?? .null, passCounts.map { .integer($0) } ?? .null,
+                SQLiteValue(page.notAudited?.reason), page.notAudited.map { .text(Lines.join($0.details)) } ?? .null,
+                .integer(Int64(page.framesAudited)), .integer(Int64(page.framesSkipped)),
             ]
         )
         let pageValue = SQLiteValue.integer(database.lastInsertRowID)
@@ -203,7 +205,73 @@ public final class RunStore: @unchecked Sendable {
                         .integer(Int64(coverage.skippedByRobots)), .integer(run.rawValue),
                     ]
                 )
+                try Self.recordPageCoverage(of: run, in: database)
+                if let sheets = coverage.stylesheets {
+                    for (name, count) in [("loaded", sheets.loaded), ("failed", sheets.failed), ("missing", sheets.missing)] {
+                        try Self.insertCoverage(run, measure: "stylesheets", name: name, count: count, in: database)
+                    }
+                }
             }
+        }
+    }
+
+    /// Counts a run's pages by why they were not audited and by the kind of their error, and
+    /// adds up their frames, into `run_coverage` (replacing what it held of them): from the
+    /// pages themselves, so a resumed run counts the pages recorded before its interruption.
+    static func recordPageCoverage(of run: RunID, in database: SQLiteDatabase) throws {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        try database.run("DELETE FROM run_coverage WHERE run_id = ? AND measure IN ('not-audited', 'error', 'frames')", [runValue])
+        let reasons = try database.query(
+            "SELECT not_audited, COUNT(*) FROM pages WHERE run_id = ? AND error IS NULL AND not_audited IS NOT NULL GROUP BY not_audited",
+            [runValue]
+        ) { ($0.string(0), $0.int(1)) }
+        for (reason, count) in reasons { try insertCoverage(run, measure: "not-audited", name: reason, count: count, in: database) }
+        var errors: [String: Int] = [:]
+        try database.forEachRow("SELECT error, status_code FROM pages WHERE run_id = ? AND error IS NOT NULL", [runValue]) { row in
+            errors[CrawlErrorKind.of(error: row.string(0), statusCode: row.optionalInt(1)), default: 0] += 1
+        }
+        for (kind, count) in errors { try insertCoverage(run, measure: "error", name: kind, count: count, in: database) }
+        let frames = try database.queryFirst(
+            "SELECT COALESCE(SUM(frames_audited), 0), COALESCE(SUM(frames_skipped), 0) FROM pages WHERE run_id = ?", [runValue]
+        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        try insertCoverage(run, measure: "frames", name: "audited", count: frames.0, in: database)
+        try insertCoverage(run, measure: "frames", name: "skipped", count: frames.1, in: database)
+    }
+
+    private static func insertCoverage(_ run: RunID, measure: String, name: String, count: Int, in database: SQLiteDatabase) throws {
+        try database.run(
+            "INSERT OR REPLACE INTO run_coverage (run_id, measure, name, count) VALUES (?, ?, ?, ?)",
+            [.integer(run.rawValue), .text(measure), .text(name), .integer(Int64(count))]
+        )
+    }
+
+    /// The coverage counts `run_coverage` holds, by run, added to each run's `coverage`.
+    public static func addingCoverageDetails(to runs: [StoredRun], in database: SQLiteDatabase) throws -> [StoredRun] {
+        guard let first = runs.first?.id else { return runs }
+        var details: [RunID: [(String, String, Int)]] = [:]
+        try database.forEachRow(
+            "SELECT run_id, measure, name, count FROM run_coverage WHERE run_id >= ?", [.integer(first.rawValue)]
+        ) { row in
+            details[RunID(row.int64(0)), default: []].append((row.string(1), row.string(2), row.int(3)))
+        }
+        return runs.map { run in
+            guard let rows = details[run.id] else { return run }
+            var run = run
+            var sheets: [String: Int] = [:]
+            for (measure, name, count) in rows {
+                switch measure {
+                case "not-audited": run.coverage.notAudited[name] = count
+                case "error": run.coverage.errors[name] = count
+                case "frames" where name == "audited": run.coverage.framesAudited = count
+                case "frames" where name == "skipped": run.coverage.framesSkipped = count
+                case "stylesheets": sheets[name] = count
+                default: break
+                }
+            }
+            if !sheets.isEmpty {
+                run.coverage.stylesheets = StyleSheetCoverage(loaded: sheets["loaded"] ?? 0, failed: sheets["failed"] ?? 0, missing: sheets["missing"] ?? 0)
+            }
+            return run
         }
     }
 
@@ -305,11 +373,11 @@ public final class RunStore: @unchecked Sendable {
             return try database.query(
                 """
                 SELECT pages.id, pages.url, pages.depth, pages.status_code, pages.redirect_chain, pages.bytes, pages.error,
-                       pages.audit_ms IS NOT NULL, page_links.urls
+                       pages.audit_ms IS NOT NULL, page_links.urls, pages.not_audited IS ?
                 FROM pages LEFT JOIN page_links ON page_links.page_id = pages.id
                 WHERE pages.run_id = ? ORDER BY pages.id
                 """,
-                [runValue]
+                [.text(NotAudited.clientRendered), runValue]
             ) { row in
                 let found = counts[row.int64(0)]
                 let page = FinishedPage(
@@ -317,7 +385,7 @@ public final class RunStore: @unchecked Sendable {
                     bytes: row.optionalInt(5), error: row.optionalString(6), processed: row.int(7) != 0,
                     discoveredLinks: row.optionalString(8).map(Lines.split) ?? []
                 )
-                return RecordedPage(page, violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0)
+                return RecordedPage(page, violations: found?.violations ?? 0, incomplete: found?.incomplete ?? 0, clientRendered: row.int(9) != 0)
             }
         } }
     }
@@ -417,9 +485,10 @@ public final class RunStore: @unchecked Sendable {
 
     static func runs(in database: SQLiteDatabase, where id: RunID?) throws -> [StoredRun] {
         let filter: SQL = id == nil ? "" : "WHERE id = ?"
-        return try database.query("SELECT \(runColumns) FROM runs \(filter) ORDER BY id", id.map { [.integer($0.rawValue)] } ?? []) { row in
+        let runs = try database.query("SELECT \(runColumns) FROM runs \(filter) ORDER BY id", id.map { [.integer($0.rawValue)] } ?? []) { row in
             try storedRun(row)
         }
+        return try addingCoverageDetails(to: runs, in: database)
     }
 
     public static func storedRun(_ row: SQLiteRow) throws -> StoredRun {
@@ -445,7 +514,8 @@ public final class RunStore: @unchecked Sendable {
     }
 
     static let pageColumns: SQL = """
-        url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, page_type, fetch_ms, audit_ms, error, id
+        url, final_url, status_code, redirect_chain, content_type, bytes, depth, title, page_type, fetch_ms, audit_ms, error, id,
+        not_audited, not_audited_details
         """
 
     public static func storedPage(_ row: SQLiteRow) -> StoredPage {
@@ -453,7 +523,8 @@ public final class RunStore: @unchecked Sendable {
             url: row.string(0), finalURL: row.optionalString(1), statusCode: row.optionalInt(2), redirectChain: Lines.split(row.string(3)),
             contentType: row.optionalString(4), bytes: row.optionalInt(5), depth: row.int(6), title: row.optionalString(7),
             pageType: row.optionalString(8), fetchMilliseconds: row.optionalDouble(9), auditMilliseconds: row.optionalDouble(10),
-            error: row.optionalString(11)
+            error: row.optionalString(11),
+            notAudited: row.optionalString(13).map { NotAudited(reason: $0, details: Lines.split(row.optionalString(14) ?? "")) }
         )
     }
 
@@ -473,7 +544,7 @@ public final class RunStore: @unchecked Sendable {
             ) { row in
                 let page = Self.storedPage(row)
                 let pageID = SQLiteValue.integer(row.int64(12))
-                let passes = try row.optionalString(13).map { try PassCounts.counts($0, ruleIDs: ruleIDs) } ?? [:]
+                let passes = try row.optionalString(15).map { try PassCounts.counts($0, ruleIDs: ruleIDs) } ?? [:]
                 let findings = try database.query(
                     """
                     SELECT \(Self.findingColumns), detail.owner, detail.element_signature, detail.component_key, issue.issue_key, detail.evidence

@@ -218,6 +218,39 @@ enum Schema {
             try compactPageComponents(database)
             try compactPassCounts(database)
         },
+        Migration(version: 9, summary: "coverage: why fetched pages were not audited, frames per page, each run's coverage by reason") { database, _ in
+            // `not_audited`: the reason a page fetched without error was not audited
+            // (`NotAudited.reason`), NULL for an audited or failed page. `run_coverage` holds a
+            // run's counts by measure (`not-audited`, `error`, `frames`, `stylesheets`) and name.
+            try database.execute(
+                """
+                ALTER TABLE pages ADD COLUMN not_audited TEXT;
+                ALTER TABLE pages ADD COLUMN not_audited_details TEXT;
+                ALTER TABLE pages ADD COLUMN frames_audited INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE pages ADD COLUMN frames_skipped INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE run_coverage (
+                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                    measure TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (run_id, measure, name)
+                ) WITHOUT ROWID;
+                """
+            )
+            // Earlier versions recorded no reason: a page fetched without error, with no audit
+            // time, no pass and no finding (an audited page always has one: document-title
+            // applies to every document) was a redirect (it has a chain) or not HTML.
+            // Client-rendered pages did not exist: they were audited as their shells.
+            try database.execute(
+                """
+                UPDATE pages SET not_audited = CASE WHEN redirect_chain <> '' THEN 'redirect' ELSE 'not HTML' END
+                WHERE error IS NULL AND audit_ms IS NULL AND pass_counts_id IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM findings WHERE findings.run_id = pages.run_id AND findings.page_id = pages.id);
+                """
+            )
+            let runs = try database.query("SELECT id FROM runs WHERE status = 'complete' ORDER BY id") { RunID($0.int64(0)) }
+            for run in runs { try RunStore.recordPageCoverage(of: run, in: database) }
+        },
     ]
 
     // Migration 8. A year of weekly runs stored each finding's text again every week (4.8 kB a
