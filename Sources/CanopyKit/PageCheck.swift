@@ -107,7 +107,7 @@ public struct PageCheck: Sendable {
             if clientRendered != .audit, case let verdict = ClientRenderingDetector().verdict(for: document), verdict.isClientRendered {
                 // Its shell's findings would describe the shell, not the page a browser builds.
                 let message = "\(source.label): not audited: its content depends on scripts (client-rendered: \(verdict.descriptions.joined(separator: "; "))); "
-                    + "audit HTML a browser rendered (`canopy check --stdin`), or `--client-rendered audit` to audit the shell"
+                    + "audit the HTML a browser rendered (`canopy check --stdin --url URL`), or `--client-rendered audit` to audit the shell"
                 if clientRendered == .fail {
                     diagnostics.append(Diagnostic(.pageNotAudited, message))
                     status = status.combined(with: .couldNotAudit)
@@ -170,6 +170,8 @@ public struct PageCheck: Sendable {
                 let data = FileManager.default.contents(atPath: url.path)
             else { throw Diagnostic(.unreadableFile, "cannot read sample.html: the bundled sample is missing from this build") }
             return parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8", url: "canopy:sample.html")
+        case .markup(let bytes, let url):
+            return parser.parse(bytes: bytes, contentType: nil, url: url)
         }
     }
 
@@ -226,6 +228,9 @@ public enum PageSource: Sendable, Equatable {
     case url(String)
     /// The sample page bundled with Canopy, for a first run with no input.
     case bundledSample
+    /// HTML given as bytes (`canopy check --stdin`: a page a headless browser rendered), with the
+    /// address it came from, which its relative stylesheets and frames resolve against.
+    case markup([UInt8], url: String?)
 
     /// Reads a command-line argument: anything with a scheme is a URL (and must be http/https,
     /// which the fetcher enforces); everything else is a file path.
@@ -242,6 +247,7 @@ public enum PageSource: Sendable, Equatable {
         case .file(let path): path
         case .url(let url): url
         case .bundledSample: "sample.html (bundled)"
+        case .markup(_, let url): url.map { "standard input (\($0))" } ?? "standard input"
         }
     }
 }

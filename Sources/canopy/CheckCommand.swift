@@ -13,6 +13,17 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "HTML files or http(s) URLs to audit.")
     var sources: [String] = []
 
+    @Flag(name: .long, help: "Audit HTML read from standard input (e.g. a page's DOM saved by a headless browser after its scripts ran).")
+    var stdin = false
+
+    @Option(name: .long, help: "With --stdin: the page's address, which its relative stylesheets and frames resolve against.")
+    var url: String?
+
+    func validate() throws {
+        if stdin && !sources.isEmpty { throw ValidationError("--stdin reads one page from standard input; give no FILE or URL with it.") }
+        if url != nil && !stdin { throw ValidationError("--url goes with --stdin: it names where the piped HTML came from.") }
+    }
+
     @OptionGroup var configuration: ConfigurationOption
     @OptionGroup var ruleSelection: RuleSelectionOptions
 
@@ -39,7 +50,12 @@ struct CheckCommand: ParsableCommand {
         options.styleOverrides = overrides
         options.clientRendered = clientRendered
         options.environment = ProcessInfo.processInfo.environment
-        let pageSources = sources.isEmpty ? [PageSource.bundledSample] : sources.map(PageSource.init(argument:))
+        let pageSources: [PageSource]
+        if stdin {
+            pageSources = [.markup([UInt8](FileHandle.standardInput.readDataToEndOfFile()), url: url)]
+        } else {
+            pageSources = sources.isEmpty ? [PageSource.bundledSample] : sources.map(PageSource.init(argument:))
+        }
         let outcome = PageCheck().run(sources: pageSources, options: options)
         FileHandle.standardOutput.write(Data(outcome.output.utf8))
         emit(outcome.diagnostics.map(OutcomeLine.problem))

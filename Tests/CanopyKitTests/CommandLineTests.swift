@@ -22,7 +22,7 @@ struct CommandLineTests {
     }
 
     /// Runs canopy with `arguments`, in `folder` when given (as a user runs it from a project folder).
-    func canopy(_ arguments: [String], in folder: String? = nil) throws -> Run {
+    func canopy(_ arguments: [String], in folder: String? = nil, input: String? = nil) throws -> Run {
         let binary = try #require(Self.binary, "the canopy executable is not built next to the tests")
         let process = Process()
         process.executableURL = binary
@@ -31,7 +31,13 @@ struct CommandLineTests {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let inputPipe = Pipe()
+        if input != nil { process.standardInput = inputPipe }
         try process.run()
+        if let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -43,6 +49,25 @@ struct CommandLineTests {
         #expect(run.status == 1)
         #expect(run.stdout.contains("sample.html"))
         #expect(run.stdout.contains("image-alt"))
+    }
+
+    @Test("check --stdin audits piped HTML (a rendered snapshot), its sheets and frames resolved against --url")
+    func checkReadsStandardInput() throws {
+        let server = try TestHTTPServer.routes([
+            "/site.css": TestHTTPResponse(headers: [("Content-Type", "text/css")], body: Array(".menu { display: none }".utf8)),
+            "/pay.html": .html("<!DOCTYPE html><html lang=en><head><title>Pay</title></head><body><button id=pay></button></body></html>"),
+        ])
+        defer { server.stop() }
+        let snapshot = #"<!DOCTYPE html><html lang="en"><head><title>App</title><link rel="stylesheet" href="/site.css"></head><body><main><h1>App</h1><div class="menu"><img src="m.png"></div><img id="hero" src="h.png"><iframe id="checkout" title="Checkout" src="/pay.html"></iframe></main></body></html>"#
+        let run = try canopy(["check", "--stdin", "--url", server.url("/app"), "--format", "json"], input: snapshot)
+        #expect(run.status == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let violations = try #require(json["violations"] as? [[String: Any]])
+        let targets = { (rule: String) in (violations.first { $0["id"] as? String == rule }?["nodes"] as? [[String: Any]])?.compactMap { $0["target"] as? [String] } }
+        #expect(targets("image-alt") == [["#hero"]], "the menu the linked sheet hides is not audited")
+        #expect(targets("button-name") == [["#checkout", "#pay"]])
+        let misuse = try canopy(["check", "--url", server.url("/app")])
+        #expect(misuse.status == 2)
     }
 
     @Test func exitCodesFollowTheInterface() throws {
