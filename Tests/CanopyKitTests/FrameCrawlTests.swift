@@ -99,13 +99,7 @@ struct FrameCrawlTests {
         ])
         defer { server.stop() }
         let folder = try ReportTestFolder("frames")
-        var overrides = CrawlOverrides()
-        overrides.startURLs = [server.url("/")]
-        overrides.robots = false
-        overrides.sitemaps = ["none"]
-        overrides.reports = folder.file("Reports")
-        overrides.store = folder.file("canopy.sqlite")
-        _ = SiteCrawl().run(SiteCrawl.Options(overrides: overrides))
+        _ = crawlFromRoot(server.url("/"), into: folder)
 
         let line = try #require(try String(contentsOfFile: folder.file("Reports/results.jsonl"), encoding: .utf8).split(separator: "\n").first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
