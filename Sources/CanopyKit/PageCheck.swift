@@ -67,6 +67,7 @@ public struct PageCheck: Sendable {
         let auditor: Auditor, scope: AuditScope
         var styleSettings = CrawlConfiguration.Styles()
         var clientRendered = options.clientRendered ?? .fail
+        var auditsFrames = true
         do throws(Diagnostic) {
             var ruleSetPath = options.ruleSetPath, ruleIDs = options.ruleIDs, configured: [SelectorList] = []
             if let path = options.configPath {
@@ -77,7 +78,9 @@ public struct PageCheck: Sendable {
                 configured = configuration.exclude
                 styleSettings = configuration.styles
                 clientRendered = options.clientRendered ?? configuration.clientRendered
+                auditsFrames = configuration.frames
             }
+            if let frames = options.styleOverrides.frames { auditsFrames = frames }
             if let viewport = options.styleOverrides.viewport { styleSettings.viewport = viewport }
             if let enabled = options.styleOverrides.stylesEnabled { styleSettings.enabled = enabled }
             auditor = Auditor(rules: try Self.rules(withIDs: ruleIDs, from: try Self.ruleSet(at: ruleSetPath)))
@@ -116,7 +119,7 @@ public struct PageCheck: Sendable {
                 }
                 continue
             }
-            let result = auditor.audit(document, styles: styles, scope: scope, frames: frameLoader(for: document), at: now())
+            let result = auditor.audit(document, styles: styles, scope: scope, frames: auditsFrames ? frameLoader(for: document) : nil, at: now())
             if !result.violations.isEmpty { status = status.combined(with: .violationsFound) }
             switch options.format {
             case .text: reports.append(TextReport().render(result, source: source.label))

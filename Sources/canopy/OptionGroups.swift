@@ -36,7 +36,7 @@ struct RuleSelectionOptions: ParsableArguments {
     }
 }
 
-/// `--viewport` and `--no-styles`: how pages are styled.
+/// `--viewport`, `--no-styles` and `--no-frames`: what of a page is loaded with it.
 struct StyleOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -47,9 +47,13 @@ struct StyleOptions: ParsableArguments {
     @Flag(name: .customLong("no-styles"), help: "Do not load linked stylesheets (style elements and attributes still apply); the rules they decide answer 'review'.")
     var noStyles = false
 
+    @Flag(name: .customLong("no-frames"), help: "Do not audit frames with the pages showing them (the `frames` key); a crawl then follows frame sources as pages.")
+    var noFrames = false
+
     func apply(to overrides: inout CrawlOverrides) {
         overrides.viewport = viewport
         if noStyles { overrides.stylesEnabled = false }
+        if noFrames { overrides.frames = false }
     }
 }
 

@@ -89,6 +89,7 @@ struct CrawlConfigurationTests {
           url: ${CHAT_WEBHOOK}                   # the digest goes to the team's channel after each crawl
 
         incremental: true                        # keep the findings of pages unchanged since the last run
+        frames: true                             # audit frames' documents with the pages showing them
 
         components:
           min-share: 0.5
@@ -225,6 +226,13 @@ struct CrawlConfigurationTests {
         let hash = off.configHash
         off.incremental = true
         #expect(off.configHash == hash, "an incremental run and a full one are records of one kind")
+        #expect(configuration.frames)
+        var framesOff = try parse("start: https://a.test/\nframes: false\n")
+        #expect(!framesOff.frames)
+        let framesOffHash = framesOff.configHash
+        framesOff.frames = true
+        #expect(framesOff.configHash != framesOffHash, "auditing frames changes what a run records")
+        #expect(framesOff.configHash == (try parse("start: https://a.test/\n")).configHash, "frames on is the default, hashed as before")
         #expect(configuration.components.minShare == 0.5)
         #expect(configuration.file == file)
 
@@ -252,6 +260,7 @@ struct CrawlConfigurationTests {
         ("limits:\n  timeout: \"30\"\n", "canopy.yml:2: limits.timeout: expected a number, found \"30\""),
         ("politeness:\n  robots: maybe\n", "canopy.yml:2: politeness.robots: expected true or false, found \"maybe\""),
         ("start: https://a.test/\nincremental: weekly\n", "canopy.yml:2: incremental: expected true or false, found \"weekly\""),
+        ("start: https://a.test/\nframes: some\n", "canopy.yml:2: frames: expected true or false, found \"some\""),
         ("politeness:\n  per-host: 2.5\n", "canopy.yml:2: politeness.per-host: expected a whole number of at least 1, found a number (2.5)"),
         ("scope:\n  exclude:\n    - /ok/\n    - \"re:(pdf\"\n", "canopy.yml:4: scope.exclude[1]: \"re:(pdf\": invalid regular expression"),
         ("scope:\n  include: [docs/]\n", "canopy.yml:2: scope.include[0]: \"docs/\": expected a path prefix starting with \"/\" or a regular expression written re:..."),

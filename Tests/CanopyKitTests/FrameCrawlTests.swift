@@ -45,6 +45,21 @@ struct FrameCrawlTests {
         #expect(sink.byPath["/"]?.result?.frames == FrameCounts(audited: 3, unavailable: 0))
     }
 
+    @Test("frames off (`frames: false`, --no-frames): frame sources are crawled as pages of their own, nothing is audited in place")
+    func framesOff() throws {
+        let server = try TestHTTPServer.routes([
+            "/": Self.page("Home", body: #"<iframe id="pay" title="Payment" src="/frames/pay.html"></iframe>"#),
+            "/frames/pay.html": Self.frame("<button></button>"),
+        ])
+        defer { server.stop() }
+        var plan = AuditPlan(rules: RuleCatalog.defaultRules)
+        plan.auditsFrames = false
+        let (_, sink) = try crawl(server, audit: plan) { $0.honoursRobots = false; $0.sitemaps = .none }
+        #expect(sink.auditedPaths == ["/", "/frames/pay.html"])
+        #expect(Self.targets(sink, "/", rule: "button-name").isEmpty)
+        #expect(Self.targets(sink, "/frames/pay.html", rule: "button-name") == [["button"]])
+    }
+
     @Test("a frame shown on every page is fetched once per crawl")
     func frameFetchedOncePerCrawl() throws {
         var routes: [String: TestHTTPResponse] = ["/frames/chat.html": Self.frame(#"<img src="avatar.png">"#)]

@@ -276,6 +276,9 @@ public struct CrawlConfiguration: Sendable, Encodable {
     public var incremental = true
     /// What to do with a page whose content depends on scripts (`ClientRenderingDetector`).
     public var clientRendered = ClientRenderedPages.fail
+    /// Whether frames are audited as part of the pages showing them (axe's `iframes` option);
+    /// off, frame sources are crawled as pages of their own, as before frames were audited.
+    public var frames = true
     /// The configuration file as the user named it; nil when there is none.
     public var file: String?
 
@@ -372,7 +375,7 @@ public struct CrawlConfiguration: Sendable, Encodable {
     enum CodingKeys: String, CodingKey {
         case start, sitemaps, scope, limits, politeness, styles, auth, rules, exclude
         case excludeByURL = "exclude-by-url", excludeByRule = "exclude-by-rule", owners, output, components
-        case clientRendered = "client-rendered"
+        case clientRendered = "client-rendered", frames
     }
 
     /// The configuration with canopy.yml's keys, as JSON: fit for a run record.
@@ -398,6 +401,8 @@ public struct CrawlConfiguration: Sendable, Encodable {
         // Only `audit` changes what a crawl records (shells audited); `fail` and `skip` differ in
         // the gate alone. Written only then, so the configuration digest of others stays as it was.
         if clientRendered == .audit { try container.encode(clientRendered.rawValue, forKey: .clientRendered) }
+        // Frames change what is recorded; written only when off, so others' digests stay as they were.
+        if !frames { try container.encode(frames, forKey: .frames) }
     }
 }
 

@@ -19,7 +19,7 @@ struct CrawlConfigurationParser {
 
     static let topLevelKeys = [
         "start", "sitemaps", "scope", "limits", "politeness", "styles", "auth", "rules", "exclude", "exclude-by-url",
-        "exclude-by-rule", "owners", "output", "components", "gate", "notify", "incremental", "client-rendered",
+        "exclude-by-rule", "owners", "output", "components", "gate", "notify", "incremental", "client-rendered", "frames",
     ]
 
     func parse(_ yaml: String) throws(Diagnostic) -> CrawlConfiguration {
@@ -63,6 +63,7 @@ struct CrawlConfigurationParser {
         if let node = section("gate") { configuration.gate = try gate(node) }
         if let node = section("notify") { configuration.notify = try notify(node) }
         if let node = section("incremental") { configuration.incremental = try bool(node, "incremental") }
+        if let node = section("frames") { configuration.frames = try bool(node, "frames") }
         if let node = section("client-rendered") {
             let text = try string(node, "client-rendered")
             guard let handling = ClientRenderedPages(rawValue: text) else {

@@ -41,6 +41,8 @@ public struct CrawlOverrides: Sendable {
     public var store: String?
     /// Replaces `incremental`.
     public var incremental: Bool?
+    /// Replaces `frames`.
+    public var frames: Bool?
     /// Replace `notify.url`, `notify.timeout` and `notify.retries`.
     public var notifyURL: String?
     public var notifyTimeout: Double?
@@ -136,6 +138,7 @@ extension CrawlConfiguration {
             }
         }
         if let incremental = overrides.incremental { result.incremental = incremental }
+        if let frames = overrides.frames { result.frames = frames }
         if let reports = overrides.reports { result.output.reports = reports }
         if let store = overrides.store { result.output.store = store }
         if let text = overrides.notifyURL {

@@ -22,6 +22,8 @@ public struct AuditPlan: Sendable {
     public var styles = CrawlConfiguration.Styles()
     /// Whether a page whose content depends on scripts is audited as it is or reported as not audited.
     public var clientRendered = ClientRenderedPages.fail
+    /// Whether frames are audited with the pages showing them (the `frames` key).
+    public var auditsFrames = true
     let clientRendering = ClientRenderingDetector()
 
     public init(rules: [any Rule]) {
@@ -37,6 +39,7 @@ public struct AuditPlan: Sendable {
         owners = configuration.owners
         styles = configuration.styles
         clientRendered = configuration.clientRendered
+        auditsFrames = configuration.frames
     }
 
     /// Why a page is not audited, when it is a client-rendered shell and the plan does not audit those.

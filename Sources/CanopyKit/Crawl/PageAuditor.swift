@@ -79,7 +79,7 @@ public struct PageAuditor: Sendable {
             return ProcessedPage(links: links, canonicalURL: canonical, result: page)
         }
         let scope = AuditScope(exclude: audit.exclusions(forURL: url))
-        let result = audit.auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions, frames: frames)
+        let result = audit.auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions, frames: audit.auditsFrames ? frames : nil)
         var page = PageAudit(title: document.title)
         let fingerprinter = PageFingerprinter(document: document, componentRoots: ownerRoots(in: document))
         page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))
@@ -102,7 +102,7 @@ public struct PageAuditor: Sendable {
     /// The links the crawl may follow from the page, and its canonical URL.
     private func links(of document: Document, url: String) -> (links: [CrawlURL], canonical: String?) {
         guard let base = try? crawl.normalizer.normalize(url) else { return ([], nil) }
-        let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: false).extract(from: document, pageURL: base)
+        let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: !audit.auditsFrames).extract(from: document, pageURL: base)
         return (links.followableURLs(honouringNoFollow: !crawl.followsNofollow), links.canonical?.string)
     }
 
