@@ -80,6 +80,10 @@ struct ACTConsistencyTests {
     }
 
     static func computeTable() throws -> String {
+        render(try computeRows())
+    }
+
+    static func computeRows() throws -> [RuleRow] {
         let decoder = { (name: String) throws -> [String: Any] in
             let data = try Data(contentsOf: act.appendingPathComponent(name))
             return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -129,7 +133,7 @@ struct ACTConsistencyTests {
             }
             rows.append(row)
         }
-        return render(rows.sorted { ($0.status, $0.id) < ($1.status, $1.id) })
+        return rows.sorted { ($0.status, $0.id) < ($1.status, $1.id) }
     }
 
     static func render(_ rows: [RuleRow]) -> String {
@@ -165,7 +169,7 @@ struct ACTConsistencyTests {
             }
             text += "\n"
         }
-        return text
+        return text + notesSection
     }
 
     @Test(.enabled(if: SharedFixtures.isAvailable))
