@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Every W3C ACT test case in ../shared/act run through the Canopy rules that map to its ACT rule
-/// (by axe-core's `actIds`), each ACT rule rated as W3C rates implementations (shared/act's
+/// (by axe-core's `actIds`, and a Canopy rule's own `actRules` where axe names none), each ACT rule rated as W3C rates implementations (shared/act's
 /// README): inconsistent on any false positive or when no failed example is caught, consistent
 /// when every failed example is, partial otherwise. The table is committed as
 /// docs/act-consistency.md; any change to it, better or worse, fails here until the file is
@@ -98,7 +98,9 @@ struct ACTConsistencyTests {
         var rows: [RuleRow] = []
         for entry in manifest {
             guard let id = entry["ruleId"] as? String, let facts = w3c[id], facts["deprecated"] as? Bool != true else { continue }
-            let mapped = axeRules.filter { ours.contains($0.key) && (($0.value["actIds"] as? [String]) ?? []).contains(id) }.keys.sorted()
+            let byAxe = axeRules.filter { ours.contains($0.key) && (($0.value["actIds"] as? [String]) ?? []).contains(id) }.keys
+            let byCanopy = RuleCatalog.all.filter { $0.metadata.actRules.contains(id) }.map(\.metadata.id)
+            let mapped = Set(byAxe).union(byCanopy).sorted()
             var row = RuleRow(
                 id: id, name: (facts["name"] as? String) ?? id, status: facts["proposed"] as? Bool == true ? "proposed" : "approved",
                 canopyRules: mapped
@@ -141,7 +143,8 @@ struct ACTConsistencyTests {
             # Canopy on the W3C ACT rules
 
             Every test case of the W3C ACT rules in `shared/act` (not deprecated ones), run through the
-            Canopy rules that map to each ACT rule (axe-core's `actIds`), and rated as W3C rates an
+            Canopy rules that map to each ACT rule (axe-core's `actIds`, plus the ACT rules a Canopy
+            rule's metadata names in `actRules` where axe maps none), and rated as W3C rates an
             implementation (act-tools): **inconsistent** on any false positive (a passed or inapplicable
             example reported failed); **consistent** when every failed example is reported failed;
             **partial** when some are, or when none is but the rule answers "can't tell" rather than
@@ -170,6 +173,22 @@ struct ACTConsistencyTests {
             text += "\n"
         }
         return text + notesSection
+    }
+
+    /// A rule's own `actRules` name real, current ACT rules, and only ones axe does not already map it to.
+    @Test(.enabled(if: SharedFixtures.isAvailable))
+    func ownACTMappingsNameRulesAxeLeavesOut() throws {
+        let w3c = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.act.appendingPathComponent("w3c-rules.json"))) as? [String: Any])
+        let actRules = try #require(w3c["rules"] as? [String: [String: Any]])
+        let axe = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.act.appendingPathComponent("axe-rules.json"))) as? [String: Any])
+        let axeRules = try #require(axe["rules"] as? [String: [String: Any]])
+        for rule in RuleCatalog.all {
+            let axeIDs = (axeRules[rule.metadata.id]?["actIds"] as? [String]) ?? []
+            for id in rule.metadata.actRules {
+                #expect(actRules[id] != nil && actRules[id]?["deprecated"] as? Bool != true, "\(rule.metadata.id): \(id) is not a current ACT rule")
+                #expect(!axeIDs.contains(id), "\(rule.metadata.id): axe-core already maps it to \(id)")
+            }
+        }
     }
 
     @Test(.enabled(if: SharedFixtures.isAvailable))

@@ -204,8 +204,8 @@ struct CascadeTests {
         <style>
         .a { background: url(x.png) no-repeat #fff; font: italic bold 12px/30px Georgia, serif; margin: 0 -10px }
         .b { border: 1px solid red; text-decoration: underline dotted blue; overflow: hidden auto }
-        .c { background: linear-gradient(red, blue), #000 }
-        </style><p class=a>a</p><p class=b>b</p><p class=c>c</p>
+        .c { background: linear-gradient(red, blue), #000; padding: 1px 2px 3px }
+        </style><p class=a>a</p><p class=b>b</p><p class=c>c</p><ul><li>d</li></ul>
         """)
         #expect(try page.value(.backgroundColor, of: ".a") == "#fff")
         #expect(try page.value(.backgroundImage, of: ".a") == "url(x.png)")
@@ -217,6 +217,10 @@ struct CascadeTests {
         #expect(try page.value(.overflowY, of: ".b") == "auto")
         #expect(try page.value(.backgroundImage, of: ".c") == "linear-gradient(red, blue), none")
         #expect(try page.value(.backgroundColor, of: ".c") == "#000")
+        #expect(try page.value(.paddingLeft, of: ".c") == "2px")
+        #expect(try page.value(.paddingBottom, of: ".c") == "3px")
+        // Lists keep the browser's indent, which a scrolling list's padding is made of.
+        #expect(try page.value(.paddingLeft, of: "ul") == "40px")
     }
 
     @Test("@supports")

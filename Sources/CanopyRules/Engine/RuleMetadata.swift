@@ -32,10 +32,14 @@ public struct RuleMetadata: Sendable, Hashable {
     public let enabledByDefault: Bool
     /// Why the rule matters to the people it protects, and why it is opt-in when it is.
     public let rationale: String
+    /// W3C ACT rules this rule implements that axe-core's own `actIds` do not name. Only for a rule
+    /// that checks exactly the ACT rule's requirement; the ACT consistency table adds these to
+    /// axe's mapping.
+    public let actRules: [String]
 
     public init(
         id: String, impact: Impact, tags: [String], description: String, help: String, howToFix: String,
-        reviewOnFail: Bool = false, enabledByDefault: Bool, rationale: String
+        reviewOnFail: Bool = false, enabledByDefault: Bool, rationale: String, actRules: [String] = []
     ) {
         self.id = id
         self.impact = impact
@@ -46,6 +50,7 @@ public struct RuleMetadata: Sendable, Hashable {
         self.reviewOnFail = reviewOnFail
         self.enabledByDefault = enabledByDefault
         self.rationale = rationale
+        self.actRules = actRules
     }
 
     /// Deque University's page for the rule, so teams keep axe-core's documentation at hand.

@@ -20,15 +20,16 @@ public struct PresentationRoleConflictRule: Rule {
     public let selector = try! SelectorList(#"img[alt=''], [role="none"], [role="presentation"]"#)
 
     /// Only elements with a native role can conflict: on a `div` there is nothing to fall back to.
-    /// Besides the ARIA-in-HTML implicit roles, Chromium gives a few elements roles of its own.
+    /// Besides the ARIA-in-HTML implicit roles, Chromium gives a few elements roles of its own
+    /// (axe-core's `chromiumRole` list), among them the `<svg>` root, which sits in the SVG namespace.
     public func applies(to element: Element, on page: PageContext) -> Bool {
         if ImplicitRoles.role(of: element) != nil { return true }
+        if element.localName == "svg" { return element.namespace == .svg }
         return element.isHTML && Self.elementsWithChromiumRole.contains(element.localName)
     }
 
     private static let elementsWithChromiumRole: Set<String> = [
-        "abbr", "audio", "canvas", "embed", "figcaption", "iframe", "label", "legend", "mark", "object", "ruby",
-        "time", "video",
+        "audio", "canvas", "dl", "embed", "iframe", "label", "meter", "object", "video",
     ]
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
@@ -50,11 +51,13 @@ public struct PresentationRoleConflictRule: Rule {
             #"<img src="divider.png" alt="">"#,
             #"<h2 role="none">Big text</h2>"#,
             #"<ul role="presentation"><li>One</li></ul>"#,
+            #"<svg role="none"><circle r="4"/></svg>"#,
         ],
         violating: [
             RuleExample(#"<img src="divider.png" alt="" tabindex="0">"#, at: #"[src="divider.png"]"#),
             RuleExample(#"<h2 role="none" aria-label="Summary">Big text</h2>"#, at: #"[aria-label="Summary"]"#),
             RuleExample(#"<img src="divider.png" alt="" aria-live="polite">"#, at: #"[src="divider.png"]"#),
+            RuleExample(#"<svg role="none" aria-label="Yellow circle"><circle r="4"/></svg>"#, at: "svg"),
         ],
         inapplicable: [
             #"<div role="presentation">Layout</div>"#,

@@ -16,7 +16,10 @@ public struct SummaryNameRule: Rule {
         help: "Summary elements need an accessible name",
         howToFix: "Put text in the <summary>, or give it an aria-label, aria-labelledby or title.",
         enabledByDefault: true,
-        rationale: "An interactive <summary> without a name is a disclosure control announced without its purpose."
+        rationale: "An interactive <summary> without a name is a disclosure control announced without its purpose.",
+        // ACT's "Summary element has non-empty accessible name": the summary for its parent
+        // details needs a non-empty name (WCAG 4.1.2). axe-core names no ACT rule here.
+        actRules: ["2t702h"]
     )
 
     public let selector = try! SelectorList("summary")

@@ -186,7 +186,7 @@ struct NamingChecks {
         {
             return false
         }
-        return !isComboboxPopupListbox(element)
+        return !isComboboxPopup(element, roles: ["listbox"])
     }
 
     /// HTML elements with a native way to get a name (HTML-AAM, as axe's element table lists them).
@@ -201,9 +201,10 @@ struct NamingChecks {
         }
     }
 
-    /// A listbox that belongs to a combobox: inside one, or named by one's `aria-controls`/`aria-owns`.
-    private func isComboboxPopupListbox(_ element: Element) -> Bool {
-        guard model.role(of: element) == "listbox" else { return false }
+    /// A popup (by default any role `aria-haspopup` can name) that belongs to a combobox: inside
+    /// one, or named by one's `aria-controls`/`aria-owns`.
+    func isComboboxPopup(_ element: Element, roles: Set<String> = ["menu", "listbox", "tree", "grid", "dialog"]) -> Bool {
+        guard let role = model.role(of: element), roles.contains(role) else { return false }
         let nearestRoled = element.ancestors.first { ancestor in
             guard let role = model.role(of: ancestor) else { return false }
             return !["none", "presentation", "generic"].contains(role)

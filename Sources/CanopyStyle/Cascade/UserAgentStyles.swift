@@ -30,5 +30,9 @@ enum UserAgentStyles {
     legend { }
     fieldset { border-top: 2px groove #c0c0c0; border-bottom: 2px groove #c0c0c0; }
     table { border-top-color: gray; }
+    ul, ol, menu, dir { padding-left: 40px; }
+    td, th { padding: 1px; }
+    fieldset { padding: 0.35em 0.75em 0.625em; }
+    dialog { padding: 1em; }
     """
 }

@@ -13,6 +13,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
     case borderBottomWidth, borderBottomStyle, borderBottomColor
     case outlineStyle, content, zIndex, textStrokeWidth
     case fontFamily, rotate, maxWidth
+    case paddingTop, paddingRight, paddingBottom, paddingLeft, minWidth
 
     public init?(name: String) {
         guard let property = Self.byName[name] else { return nil }
@@ -51,6 +52,8 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         // What desktop browsers use when a page names no font.
         case .fontFamily: return "serif"
         case .marginTop, .marginRight, .marginBottom, .marginLeft, .textIndent: return "0"
+        case .paddingTop, .paddingRight, .paddingBottom, .paddingLeft: return "0"
+        case .minWidth: return "auto"
         case .overflowX, .overflowY: return "visible"
         case .textDecorationColor, .borderTopColor, .borderBottomColor: return "currentcolor"
         case .textDecorationStyle: return "solid"
@@ -71,6 +74,7 @@ public enum CSSProperty: UInt8, CaseIterable, Sendable, Hashable {
         "border-bottom-width", "border-bottom-style", "border-bottom-color",
         "outline-style", "content", "z-index", "-webkit-text-stroke-width",
         "font-family", "rotate", "max-width",
+        "padding-top", "padding-right", "padding-bottom", "padding-left", "min-width",
     ]
 
     private static let byName: [String: CSSProperty] = {

@@ -1,6 +1,6 @@
 /// The shorthands whose longhands Canopy reads, and how each value splits into them.
 public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
-    case background, font, margin, border, borderTop = "border-top", borderBottom = "border-bottom"
+    case background, font, margin, padding, border, borderTop = "border-top", borderBottom = "border-bottom"
     case borderWidth = "border-width", borderStyle = "border-style", borderColor = "border-color"
     case overflow, textDecoration = "text-decoration", inset, outline, textStroke = "-webkit-text-stroke"
 
@@ -11,6 +11,7 @@ public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
         case .background: return [.backgroundColor, .backgroundImage]
         case .font: return [.fontStyle, .fontWeight, .fontSize, .lineHeight, .fontFamily]
         case .margin: return [.marginTop, .marginRight, .marginBottom, .marginLeft]
+        case .padding: return [.paddingTop, .paddingRight, .paddingBottom, .paddingLeft]
         case .border: return Self.topBorder + Self.bottomBorder
         case .borderTop: return Self.topBorder
         case .borderBottom: return Self.bottomBorder
@@ -35,7 +36,7 @@ public enum CSSShorthand: String, Sendable, Hashable, CaseIterable {
         let parts = CSSValueParts.words(value)
         guard !parts.isEmpty else { return nil }
         switch self {
-        case .margin, .inset:
+        case .margin, .padding, .inset:
             guard let sides = Self.fourSides(parts) else { return nil }
             return zip(longhands, sides).map { ($0, $1) }
         case .borderWidth, .borderStyle, .borderColor:
