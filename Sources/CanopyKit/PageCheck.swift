@@ -107,7 +107,7 @@ public struct PageCheck: Sendable {
                 status = status.combined(with: error.exitStatus)
                 continue
             }
-            if clientRendered != .audit, case let verdict = ClientRenderingDetector().verdict(for: document), verdict.isClientRendered {
+            if clientRendered != .audit, let verdict = ClientRenderingDetector().verdictIfBare(for: document), verdict.isClientRendered {
                 // Its shell's findings would describe the shell, not the page a browser builds.
                 let message = "\(source.label): not audited: its content depends on scripts (client-rendered: \(verdict.descriptions.joined(separator: "; "))); "
                     + "audit the HTML a browser rendered (`canopy check --stdin --url URL`), or `--client-rendered audit` to audit the shell"

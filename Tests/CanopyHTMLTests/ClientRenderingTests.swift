@@ -2,8 +2,13 @@ import CanopyHTML
 import Testing
 
 struct ClientRenderingTests {
+    /// The full verdict, checked against the crawl's early-stopping one: the same flag on every page.
     private func verdict(_ html: String) -> ClientRenderingDetector.Verdict {
-        ClientRenderingDetector().verdict(for: HTMLParser().parse(html: html))
+        let document = HTMLParser().parse(html: html)
+        let full = ClientRenderingDetector().verdict(for: document)
+        let quick = ClientRenderingDetector().verdictIfBare(for: document)
+        #expect((quick?.isClientRendered ?? false) == full.isClientRendered, "the early-stopping check disagrees")
+        return full
     }
 
     // MARK: Shells: flagged

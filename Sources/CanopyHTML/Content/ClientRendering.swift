@@ -55,6 +55,15 @@ public struct ClientRenderingDetector: Sendable {
         }
     }
 
+    /// The verdict of a page that may be a shell; nil, after a walk that stops at the page's first
+    /// content (a heading, a paragraph, 150 characters of text), for a page with content of its
+    /// own, which cannot be flagged whatever its scripts. Crawls ask this of every page: a full
+    /// `verdict` of a long page costs as much as a good share of its audit.
+    public func verdictIfBare(for document: Document) -> Verdict? {
+        guard ContentMeasure(bareBody: document, textThreshold: textThreshold).isBare(textThreshold: textThreshold) else { return nil }
+        return verdict(for: document)
+    }
+
     public func verdict(for document: Document) -> Verdict {
         let content = ContentMeasure(document)
         var signals: [Signal] = []
@@ -72,8 +81,7 @@ public struct ClientRenderingDetector: Sendable {
         signals += Self.frameworkMarkers(in: document, content: content).map(Signal.frameworkMarker)
 
         // The page must be nearly bare before any script signal counts.
-        let bare = content.textCharacters < textThreshold && content.headings == 0 && content.textBlocks == 0
-            && content.links <= 2 && content.formControls == 0 && content.images <= 1
+        let bare = content.isBare(textThreshold: textThreshold)
         let scripted = content.externalScripts + content.moduleScripts > 0 || content.inlineScriptBytes > 0
         let strong = signals.contains {
             switch $0 {
@@ -168,6 +176,22 @@ struct ContentMeasure {
         walk(root)
     }
 
+    /// The body's measure as far as needed to know whether the page is bare: the walk stops at
+    /// the first sign of content of its own.
+    init(bareBody document: Document, textThreshold: Int) {
+        stopTextThreshold = textThreshold
+        if let root = document.body ?? document.documentElement { walk(root) }
+    }
+
+    /// Nearly nothing of its own: too little text, and no heading, text block, form control,
+    /// more than two links or more than one image.
+    func isBare(textThreshold: Int) -> Bool {
+        textCharacters < textThreshold && headings == 0 && textBlocks == 0 && links <= 2 && formControls == 0 && images <= 1
+    }
+
+    /// Set for a walk that stops as soon as the page is not bare (by this text threshold).
+    private var stopTextThreshold: Int?
+
     func inlineScriptMentions(_ text: String) -> Bool { inlineScripts.contains { $0.contains(text) } }
 
     private static let blockNames: Set<String> = ["p", "li", "td", "th", "dd", "dt", "blockquote", "pre", "figcaption", "caption"]
@@ -188,6 +212,7 @@ struct ContentMeasure {
     private mutating func walk(_ root: Element) {
         var stack: [Node] = root.childNodes.reversed()
         while let node = stack.popLast() {
+            if let threshold = stopTextThreshold, !isBare(textThreshold: threshold) { return }
             switch node.kind {
             case .text:
                 textCharacters += node.text.unicodeScalars.count { !$0.properties.isWhitespace }

@@ -45,8 +45,7 @@ public struct AuditPlan: Sendable {
     /// Why a page is not audited, when it is a client-rendered shell and the plan does not audit those.
     func notAudited(_ document: Document) -> NotAudited? {
         guard clientRendered != .audit else { return nil }
-        let verdict = clientRendering.verdict(for: document)
-        guard verdict.isClientRendered else { return nil }
+        guard let verdict = clientRendering.verdictIfBare(for: document), verdict.isClientRendered else { return nil }
         return NotAudited(reason: NotAudited.clientRendered, details: verdict.descriptions)
     }
 
