@@ -249,6 +249,9 @@ public struct SiteCrawl: Sendable {
             outcome.messages.append(.problem(Diagnostic(.pageNotAudited, "no page could be audited: the start URL did not answer (see \(reports)/results.jsonl and the store)")))
             outcome.exitStatus = .couldNotAudit
         }
+        // As the README's table says: violations found (and recorded) is 1, the normal outcome of
+        // a scheduled crawl; a worse code (2, 3) wins.
+        if summary.violations > 0 { outcome.exitStatus = outcome.exitStatus.combined(with: .violationsFound) }
         outcome.messages.append(.note(Self.describe(summary, run: run, reports: reports, store: configuration.output.storePath)))
         if let report = outcome.report {
             outcome.messages.append("  report: \(report.htmlPath)")

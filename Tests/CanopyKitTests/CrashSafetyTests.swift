@@ -42,7 +42,7 @@ struct CrashSafetyTests {
 
         // A complete run first: no later kill may change it.
         let first = try CanopyProcess.run(crawl)
-        try #require(first.status == 0 && !first.killedBySignal, "\(first.description)")
+        try #require(first.status == 1 && !first.killedBySignal, "\(first.description)")
         var complete = try Self.completeRuns(in: try RunStore(path: storePath, readOnly: true))
         let reference = try #require(complete.values.first)
         #expect(reference.pagePaths.count == total)
@@ -90,7 +90,7 @@ struct CrashSafetyTests {
 
                 let before = server.requests.count
                 let resumed = try CanopyProcess.run(resume)
-                #expect(resumed.status == 0 && !resumed.killedBySignal, "\(context): \(resumed.description)")
+                #expect(resumed.status == 1 && !resumed.killedBySignal, "\(context): \(resumed.description)")
                 let fetchedAgain = Set(server.requestedPaths(from: before))
                     .intersection(recorded.flatMap { [$0.url] + $0.redirectChain }.map(CrawlResumeTests.path))
                 #expect(fetchedAgain.isEmpty, "\(context): recorded before the kill, fetched again: \(fetchedAgain.sorted())")

@@ -72,7 +72,7 @@ struct CrawlResumeTests {
     func stoppedRunResumes() throws {
         let fixture = try Fixture()
         let clean = SiteCrawl().run(fixture.options())
-        #expect(clean.exitStatus == .passed, "\(clean.messages)")
+        #expect(clean.exitStatus == .violationsFound, "\(clean.messages)")
         let cleanRun = try #require(clean.run)
 
         let stopped = fixture.stoppedCrawl(after: 150)
@@ -88,7 +88,7 @@ struct CrawlResumeTests {
 
         let before = fixture.server.requests.count
         let resumed = SiteCrawl().run(fixture.options(resume: .latest))
-        #expect(resumed.exitStatus == .passed, "\(resumed.messages)")
+        #expect(resumed.exitStatus == .violationsFound, "\(resumed.messages)")
         #expect(resumed.run == run)
         #expect(resumed.messages.first == "resuming run \(run): \(recorded.count) pages already recorded are not fetched again")
 
@@ -135,7 +135,7 @@ struct CrawlResumeTests {
 
         let before = fixture.server.requests.count
         let resumed = SiteCrawl().run(fixture.options(resume: .run(run)))
-        #expect(resumed.exitStatus == .passed, "\(resumed.messages)")
+        #expect(resumed.exitStatus == .violationsFound, "\(resumed.messages)")
         let requested = fixture.server.requestedPaths(from: before)
         #expect(lost.isSubset(of: Set(requested)), "the lost pages are fetched again")
         let keptPaths = Set(recorded.prefix(kept).flatMap { [$0.url] + $0.redirectChain }.map(Self.path))

@@ -20,7 +20,7 @@ struct GracefulStopTests {
         let crawl = ["crawl", server.url(site.startPath), "--store", storePath, "--reports", folder.path, "--concurrency", "4"]
 
         let first = try CanopyProcess.run(crawl)
-        try #require(first.status == 0, "\(first.description)")
+        try #require(first.status == 1, "\(first.description)")
         let completeRun = try #require(try RunStore(path: storePath, readOnly: true).runs().last?.id)
 
         let requestsBefore = tripwire.pageRequests
@@ -58,7 +58,7 @@ struct GracefulStopTests {
 
         // And the stopped run can be finished.
         let resumed = try CanopyProcess.run(crawl + ["--resume", "\(run.id)"])
-        #expect(resumed.status == 0, "\(resumed.description)")
+        #expect(resumed.status == 1, "\(resumed.description)")
         #expect(try store.run(run.id)?.status == .complete)
         #expect(try store.pages(run: run.id).count == site.recordedPaths.count)
     }

@@ -115,6 +115,22 @@ struct SiteCrawlOutputTests {
         #expect(summary["startURLs"] as? [String] == [server.url("/")])
     }
 
+    @Test("a crawl exits 0 when every audited page passes and 1 when violations were found (and recorded)")
+    func exitStatusSaysWhetherViolationsWereFound() throws {
+        let clean = try TestHTTPServer.routes([
+            "/": .html("<!doctype html><html lang=en><head><title>Home</title></head><body><main><h1>Home</h1><p>Welcome.</p></main></body></html>")
+        ])
+        defer { clean.stop() }
+        #expect(crawl(clean.url("/"), into: try ReportTestFolder("crawl-exit-clean")).exitStatus == .passed)
+        let failing = try TestHTTPServer.routes([
+            "/": .html("<!doctype html><html lang=en><head><title>Home</title></head><body><main><h1>Home</h1><img src=a.png></main></body></html>")
+        ])
+        defer { failing.stop() }
+        let outcome = crawl(failing.url("/"), into: try ReportTestFolder("crawl-exit-failing"))
+        #expect(outcome.exitStatus == .violationsFound)
+        #expect(outcome.summary?.violations == 1)
+    }
+
     @Test("an unreachable start URL fails the run with exit status 3, and results.jsonl says why, as the message promises")
     func unreachableStart() throws {
         let refusing = try TestHTTPServer.refusingPort()
