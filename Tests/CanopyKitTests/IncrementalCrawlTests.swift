@@ -170,6 +170,28 @@ struct IncrementalCrawlTests {
         #expect(site.requests(for: "/site.css").count == 2, "the sheet is fetched once per crawl")
     }
 
+    @Test("a page whose markup did not change is audited again when the document in its frame did; an unchanged frame keeps it carried over")
+    func frameChangeReauditsThePage() throws {
+        let site = try EditableSite([
+            "/": Self.page("Home", body: #"<iframe id="pay" title="Payment" src="/pay.html"></iframe>"#),
+            "/plain": Self.page("Plain"),
+            "/pay.html": "<!doctype html><html lang=en><head><title>Pay</title></head><body><button>Pay</button></body></html>",
+        ])
+        let folder = try ReportTestFolder("incremental-frames")
+        _ = crawl(site, in: folder) { $0.startURLs = [site.url("/"), site.url("/plain")] }
+
+        let unchanged = crawl(site, in: folder) { $0.startURLs = [site.url("/"), site.url("/plain")] }
+        #expect(unchanged.summary?.pagesUnchanged == [UnchangedEvidence.notModified.rawValue: 2], "\(unchanged.messages)")
+
+        site.edit("/pay.html", "<!doctype html><html lang=en><head><title>Pay</title></head><body><button></button></body></html>")
+        let second = crawl(site, in: folder) { $0.startURLs = [site.url("/"), site.url("/plain")] }
+        #expect(second.summary?.pagesRestyled == 1, "\(second.messages)")
+        #expect(second.summary?.pagesUnchanged == [UnchangedEvidence.notModified.rawValue: 1], "only /plain is carried over")
+        let run = try #require(second.run)
+        #expect(try findings(folder, run: run)["/"]?.contains { $0.ruleID == "button-name" && $0.target == ##"["#pay","button"]"## } == true)
+        #expect(site.requests(for: "/pay.html").count == 3, "the frame is fetched once per crawl")
+    }
+
     @Test("a server without validators that sends the same bytes again: the page is not parsed again")
     func sameContentWithoutValidators() throws {
         let site = try EditableSite(["/": Self.page("Home", links: ["/a"]), "/a": Self.page("A", body: #"<img src="/a.png">"#)], sendsValidators: false)

@@ -12,8 +12,9 @@ public struct PageAudit: Sendable {
     public var axeJSONLine: [UInt8] = []
     public var components: [ComponentCandidate] = []
     public var seconds: Double = 0
-    /// The linked and imported stylesheets the page's styles came from, and one digest of them
-    /// as this crawl found them: a change in any re-audits the page in the next incremental crawl.
+    /// The linked and imported stylesheets the page's styles came from, then the frame documents
+    /// audited with it (each marked `frame `), and one digest of them as this crawl found them: a
+    /// change in any re-audits the page in the next incremental crawl.
     public var stylesheetURLs: [String] = []
     public var stylesheetDigest: String?
     /// Frames audited with the page, and frames that could not be (cross-origin, failed):

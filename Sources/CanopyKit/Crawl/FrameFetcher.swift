@@ -17,7 +17,9 @@ public final class FrameFetcher: FrameLoading, @unchecked Sendable {
     private let session: SignInSession?
     private let fetcher: Fetcher
     private let readsFiles: Bool
-    private let documents = OncePerKey<String, FrameContent>()
+    /// Each frame's content, with what its answer was this crawl (its bytes' digest, or why there
+    /// were none), for incremental crawls.
+    private let documents = OncePerKey<String, (content: FrameContent, digest: String)>()
     private let robots = OncePerKey<Origin, RobotsTxt>()
     private let countsLock = NSLock()
     private var counts = FrameFetchStatistics()
@@ -32,22 +34,36 @@ public final class FrameFetcher: FrameLoading, @unchecked Sendable {
 
     public var statistics: FrameFetchStatistics { countsLock.withLock { counts } }
 
-    public func frameDocument(at url: String) -> FrameContent {
-        let (content, computed) = documents.value(for: url) { load(url) }
+    public func frameDocument(at url: String) -> FrameContent { loadOnce(url).content }
+
+    /// One digest for the frame documents at `urls` as this crawl finds them (each fetched once
+    /// per crawl): a page whose markup did not change is audited again when one of them did.
+    public func digest(ofFramesAt urls: [String]) -> String {
+        SHA256.hexDigest(Array(urls.map { "\($0)\t\(loadOnce($0).digest)\n" }.joined().utf8))
+    }
+
+    private func loadOnce(_ url: String) -> (content: FrameContent, digest: String) {
+        let (answer, computed) = documents.value(for: url) {
+            var bytes: [UInt8] = []
+            let content = load(url, body: &bytes)
+            if case .unavailable(let reason) = content { return (content, "unavailable: \(reason)") }
+            return (content, SHA256.hexDigest(bytes))
+        }
         if computed {
             countsLock.withLock {
                 counts.requested += 1
-                if case .unavailable = content { counts.unavailable += 1 }
+                if case .unavailable = answer.content { counts.unavailable += 1 }
             }
         }
-        return content
+        return answer
     }
 
-    private func load(_ url: String) -> FrameContent {
+    private func load(_ url: String, body: inout [UInt8]) -> FrameContent {
         if url.lowercased().hasPrefix("file:") {
             guard readsFiles, let path = URL(string: url)?.path else { return .unavailable(reason: "local files are read only for pages checked from disk") }
             guard let data = FileManager.default.contents(atPath: path) else { return .unavailable(reason: "no such file") }
-            return .document(HTMLParser().parse(bytes: [UInt8](data), url: url))
+            body = [UInt8](data)
+            return .document(HTMLParser().parse(bytes: body, url: url))
         }
         guard var next = try? crawl.normalizer.normalize(url) else { return .unavailable(reason: "its address is not a URL Canopy can fetch") }
         for _ in 0...crawl.maxRedirects {
@@ -85,6 +101,7 @@ public final class FrameFetcher: FrameLoading, @unchecked Sendable {
             guard type.isEmpty || type.hasPrefix("text/html") || type.hasPrefix("application/xhtml+xml") else {
                 return .unavailable(reason: "served as \(type), not HTML")
             }
+            body = response.body
             return .document(HTMLParser().parse(bytes: response.body, contentType: response.contentType, url: next.string))
         }
         return .unavailable(reason: "more than \(crawl.maxRedirects) redirects")

@@ -38,8 +38,8 @@ public enum IncrementalCrawl {
             guard let page = pages[url] else { return nil }
             let revision = page.revision
             if let contentDigest, contentDigest != revision.contentDigest { return nil }
-            // The sheets are fetched once per crawl whatever the number of pages asking.
-            let sheets = auditor.stylesheets.digest(ofSheetsAt: revision.stylesheetURLs)
+            // Sheets and frames are fetched once per crawl whatever the number of pages asking.
+            let sheets = auditor.resourceDigest(of: revision.stylesheetURLs)
             guard sheets == revision.stylesheetDigest else {
                 counts.addRestyled()
                 return nil

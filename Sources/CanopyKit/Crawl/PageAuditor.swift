@@ -85,9 +85,9 @@ public struct PageAuditor: Sendable {
         page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))
         page.passCounts = PageRecord.passCounts(of: result)
         page.components = fingerprinter.components
-        page.stylesheetURLs = result.stylesheetURLs
+        page.stylesheetURLs = result.stylesheetURLs + result.frameURLs.map { Self.frameMark + $0 }
         page.frames = result.frames
-        page.stylesheetDigest = stylesheets.digest(ofSheetsAt: page.stylesheetURLs)
+        page.stylesheetDigest = resourceDigest(of: page.stylesheetURLs)
         let (links, canonical) = links(of: document, url: url)
         var processed = ProcessedPage(links: links, canonicalURL: canonical, result: page)
         // Passing rules are listed without nodes: describing a passing node costs a unique
@@ -104,6 +104,20 @@ public struct PageAuditor: Sendable {
         guard let base = try? crawl.normalizer.normalize(url) else { return ([], nil) }
         let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: !audit.auditsFrames).extract(from: document, pageURL: base)
         return (links.followableURLs(honouringNoFollow: !crawl.followsNofollow), links.canonical?.string)
+    }
+
+    /// How a frame document is listed among a page's resources (after its sheets): a URL never
+    /// begins with a space.
+    static let frameMark = "frame "
+
+    /// One digest of a page's resources as this crawl finds them: its sheets, then its frame
+    /// documents, so a page whose markup did not change is audited again when either did. A page
+    /// without frames gets its sheets' digest alone, as recorded before frames were listed.
+    func resourceDigest(of urls: [String]) -> String {
+        let frameURLs = urls.filter { $0.hasPrefix(Self.frameMark) }.map { String($0.dropFirst(Self.frameMark.count)) }
+        let sheets = stylesheets.digest(ofSheetsAt: urls.filter { !$0.hasPrefix(Self.frameMark) })
+        guard !frameURLs.isEmpty else { return sheets }
+        return SHA256.hexDigest(Array("\(sheets)\n\(frames.digest(ofFramesAt: frameURLs))".utf8))
     }
 
     /// The axe-shaped line of a page whose findings were carried over from an earlier run.

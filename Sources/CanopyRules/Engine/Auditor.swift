@@ -39,8 +39,10 @@ public struct Auditor: Sendable {
         let top = AuditedDocument(document: document, styles: environment, nameStepBudget: nameStepBudget, readsStyles: readsStyles)
         top.inScope = scope.membership(in: document)
         var documents = [top]
+        var frameURLs: [String] = []
         if let frames {
-            FrameTree(loader: frames, limits: frameLimits, environment: environment, auditor: self).load(framesOf: top, into: &documents)
+            FrameTree(loader: frames, limits: frameLimits, environment: environment, auditor: self)
+                .load(framesOf: top, into: &documents, requested: &frameURLs)
         }
         var results: [RuleResult] = []
         results.reserveCapacity(rules.count)
@@ -69,7 +71,7 @@ public struct Auditor: Sendable {
                 total + audited.page.frames.values.count { if case .unavailable = $0 { true } else { false } }
             }
         )
-        return AuditResult(url: document.url, date: date, rules: results, stylesheetURLs: sheets, frames: counts)
+        return AuditResult(url: document.url, date: date, rules: results, stylesheetURLs: sheets, frames: counts, frameURLs: frameURLs)
     }
 
     /// One rule over one document of the page.
@@ -196,6 +198,9 @@ public struct AuditResult: Sendable {
     public let stylesheetURLs: [String]
     /// The frames audited with the page and those that could not be.
     public var frames = FrameCounts()
+    /// The frame documents asked of the frame loader (`srcdoc` frames are the page's own markup):
+    /// an incremental crawl re-audits a page when one of them changes.
+    public var frameURLs: [String] = []
 
     public var violations: [RuleResult] { group(\.violations) }
     public var passes: [RuleResult] { group(\.passes) }

@@ -55,12 +55,13 @@ struct FrameTree {
 
     private static let frameElements = try! SelectorList("iframe, frame")
 
-    func load(framesOf parent: AuditedDocument, into documents: inout [AuditedDocument]) {
+    /// `requested`: the addresses asked of the loader, in order, each once.
+    func load(framesOf parent: AuditedDocument, into documents: inout [AuditedDocument], requested: inout [String]) {
         let depth = parent.framePath.count + 1
         for frame in parent.page.elements(matching: Self.frameElements) where parent.inScope[frame.position] && frame.isHTML {
             // axe skips frames hidden from screen readers: nobody meets their content.
             if parent.page.accessibility.isHiddenFromAssistiveTechnology(frame) { continue }
-            guard let content = content(of: frame, in: parent, depth: depth, audited: documents.count - 1) else { continue }
+            guard let content = content(of: frame, in: parent, depth: depth, audited: documents.count - 1, requested: &requested) else { continue }
             switch content {
             case .unavailable(let reason):
                 parent.page.frames[frame.position] = .unavailable(reason)
@@ -73,14 +74,14 @@ struct FrameTree {
                 child.page.host = FrameHost(element: frame, page: parent.page)
                 parent.page.frames[frame.position] = .audited
                 documents.append(child)
-                load(framesOf: child, into: &documents)
+                load(framesOf: child, into: &documents, requested: &requested)
             }
         }
     }
 
     /// What the frame shows: its `srcdoc` (an iframe's, which wins over `src` as in browsers),
     /// or the document at its `src`; nil for a frame that shows nothing (no source, `about:blank`).
-    private func content(of frame: Element, in parent: AuditedDocument, depth: Int, audited: Int) -> FrameContent? {
+    private func content(of frame: Element, in parent: AuditedDocument, depth: Int, audited: Int, requested: inout [String]) -> FrameContent? {
         let srcdoc = frame.localName == "iframe" ? frame.attribute("srcdoc") : nil
         let source = frame.attribute("src")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard srcdoc != nil || !(source.isEmpty || source.lowercased().hasPrefix("about:")) else { return nil }
@@ -98,6 +99,7 @@ struct FrameTree {
         guard ["http", "https", "file"].contains(scheme) else { return .unavailable(reason: "\(scheme): frames are not loaded") }
         let withoutFragment = url.split(separator: "#", maxSplits: 1).first.map(String.init) ?? url
         if parent.addresses.contains(withoutFragment) { return .unavailable(reason: "it frames a page that frames it") }
+        if !requested.contains(withoutFragment) { requested.append(withoutFragment) }
         return loader.frameDocument(at: withoutFragment)
     }
 }
