@@ -29,15 +29,9 @@ func resultKeys(_ path: String) throws -> (all: [String], audited: [String]) {
 
 @Suite("canopy crawl's files: results.jsonl and run-summary.json")
 struct SiteCrawlOutputTests {
+    /// The shared crawl, with the store left where `canopy crawl` puts it by default (in Reports/).
     func crawl(_ startURL: String, into folder: ReportTestFolder) -> SiteCrawl.Outcome {
-        var overrides = CrawlOverrides()
-        overrides.startURLs = [startURL]
-        overrides.robots = false
-        overrides.sitemaps = ["none"]
-        overrides.retries = 0
-        overrides.timeout = 5
-        overrides.reports = folder.file("Reports")
-        return SiteCrawl().run(SiteCrawl.Options(overrides: overrides))
+        crawlFromRoot(startURL, into: folder) { $0.store = nil }
     }
 
     @Test("results.jsonl has a line for every URL: axe-shaped for audited pages, with what the fetch did for all")

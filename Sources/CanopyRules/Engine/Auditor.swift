@@ -77,7 +77,6 @@ public struct Auditor: Sendable {
     /// One rule over one document of the page.
     private func judge(_ rule: any Rule, in audited: AuditedDocument, scope ruleScope: [Bool]) -> [NodeResult] {
         let page = audited.page
-        let describer = audited.describer
         var nodes: [NodeResult] = []
         // Read once, not per element: `metadata` is a struct of many strings, copied on each read.
         let excludesHidden = rule.excludesHidden

@@ -134,27 +134,17 @@ enum FrameMerge {
         entries.sort { $0.order.lexicographicallyPrecedes($1.order) }
         var groups: [String: [Entry]] = [:]
         for entry in entries { if let key = entry.key { groups[key, default: []].append(entry) } }
-        var replaced: [Int: [Int: NodeResult?]] = [:]
+        // Each document's nodes in place: the first of a group spanning documents takes the
+        // duplicate's outcome, later members become nil and are dropped.
+        var kept: [[NodeResult?]] = perDocument.map { $0.map(Optional.some) }
         for members in groups.values {
-            let documentsInGroup = Set(members.map(\.document))
-            guard documentsInGroup.count > 1, let first = members.first else { continue }
+            guard Set(members.map(\.document)).count > 1, let first = members.first else { continue }
             let node = perDocument[first.document][first.index]
-            let page = documents[first.document].page
-            let outcome = rule.duplicated(node.element, on: page, twinsInOtherDocuments: members.count - 1)
-            replaced[first.document, default: [:]][first.index] = node.with(outcome)
-            for later in members.dropFirst() { replaced[later.document, default: [:]][later.index] = .some(nil) }
+            let outcome = rule.duplicated(node.element, on: documents[first.document].page, twinsInOtherDocuments: members.count - 1)
+            kept[first.document][first.index] = node.with(outcome)
+            for later in members.dropFirst() { kept[later.document][later.index] = nil }
         }
-        var merged: [NodeResult] = []
-        for (document, nodes) in perDocument.enumerated() {
-            for (index, node) in nodes.enumerated() {
-                if let replacement = replaced[document]?[index] {
-                    if let replacement { merged.append(replacement) }
-                } else {
-                    merged.append(node)
-                }
-            }
-        }
-        return merged
+        return kept.flatMap { $0.compactMap { $0 } }
     }
 
     /// A page passes when any of its documents does; when none does and a frame could not be

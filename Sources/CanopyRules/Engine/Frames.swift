@@ -101,15 +101,3 @@ public protocol UniqueAcrossFramesRule: Rule {
 /// A rule about the page as a whole that a frame can satisfy (page-has-heading-one,
 /// landmark-one-main): when any document of the page passes, every document does.
 public protocol SatisfiedByAnyFrameRule: Rule {}
-
-extension Document {
-    /// What relative URLs of the document resolve against: its first `<base href>`, resolved
-    /// against the document's own address.
-    public var baseURL: String? {
-        guard let href = elements.first(where: { $0.localName == "base" && $0.isHTML && $0.attribute("href") != nil })?.attribute("href")
-        else { return url }
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let resolved = URL(string: trimmed, relativeTo: url.flatMap(URL.init(string:))) else { return url }
-        return resolved.absoluteString
-    }
-}
