@@ -166,4 +166,31 @@ struct FingerprintTests {
             #expect(VolatileValues.normalizedText(text) == VolatileValues.normalizedText(text + "\u{00A0}"), "\(text.debugDescription)")
         }
     }
+
+    /// URL references take a byte path when they are ASCII; it must give what the definition by
+    /// characters gives, or every stored fingerprint of a link or image would move.
+    @Test func asciiURLReferencesNormalizeAsTheDefinitionDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = [
+            "a", "Z", "9", "123", "0f3a9c2e", "-", "_", ".", ".png", ".JPEG", ".tar.gz", "/", "//", "://", "?", "#", ":", " ", "\t", "\n",
+            "\u{0C}", "https", "HTTP", "javascript:", "MailTo:", "tel:", "DATA:", "shop.example", "SHOP.Example", "cdn.example", "p12345",
+            "blue-shirt-123", "..", "%20",
+        ]
+        var samples = ["", " ", "#", "//", "///", "http://", "http:///x", "//shop.example", "https://shop.example", "./a/../b.html", "a.b.c"]
+        for _ in 0..<3000 {
+            samples.append((0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for host in ["shop.example", "SHOP.example", ""] as [Substring?] + [nil] {
+            for value in samples {
+                var bytes = value
+                let fast = bytes.withUTF8 { VolatileValues.normalizedASCIIURLReference($0, pageHost: host) }
+                #expect(fast == VolatileValues.normalizedURLReferenceByCharacters(value, pageHost: host), "\(value.debugDescription) on \(String(describing: host))")
+            }
+        }
+        // Values the byte path leaves to the definition.
+        var nonASCII = "https://café.example/ménu/12"
+        #expect(nonASCII.withUTF8 { VolatileValues.normalizedASCIIURLReference($0, pageHost: nil) } == nil)
+        var carriageReturn = "/a\r\n"
+        #expect(carriageReturn.withUTF8 { VolatileValues.normalizedASCIIURLReference($0, pageHost: nil) } == nil)
+    }
 }

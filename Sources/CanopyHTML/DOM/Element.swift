@@ -97,6 +97,21 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The text of the element's text node children, in order (not its descendants' text),
+    /// without listing the children: fingerprints and the contrast rule ask it of many elements.
+    public var textOfTextChildren: String {
+        var text = ""
+        var child = document.storage.nodes[node].firstChild
+        while child >= 0 {
+            if document.storage.nodes[Int(child)].kind == .text {
+                let part = document.storage.text(of: Int(child))
+                if text.isEmpty { text = part } else { text += part }
+            }
+            child = document.storage.nodes[Int(child)].nextSibling
+        }
+        return text
+    }
+
     /// Element children in order.
     public var children: [Element] {
         var result: [Element] = []

@@ -142,19 +142,13 @@ public final class PageFingerprinter {
         for name in ["href", "src", "action", "data"] {
             if let value = element.attribute(name) { parts.append("\(name)=" + VolatileValues.normalizedURLReference(value, pageHost: pageHost)) }
         }
-        let text = VolatileValues.normalizedText(ownText(of: element))
+        // Only the element's own text: a list's items or a section's paragraphs are other
+        // elements, and their text changes without this one changing.
+        let text = VolatileValues.normalizedText(element.textOfTextChildren)
         if !text.isEmpty { parts.append("text=" + text) }
         let descriptor = parts.joined(separator: "|")
         descriptors[element.position] = descriptor
         return descriptor
-    }
-
-    /// The text directly inside the element (not its descendants'): a list's items or a
-    /// section's paragraphs are other elements, and their text changes without this one changing.
-    private func ownText(of element: Element) -> String {
-        var text = ""
-        for child in element.childNodes where child.kind == .text { text += child.text }
-        return text
     }
 
     private static let landmarkTags: Set<String> = ["header", "footer", "nav", "main", "aside", "form", "section", "search", "dialog"]

@@ -291,7 +291,7 @@ public struct ColorContrast: Sendable {
     /// when it judges a single character. Descendants are left out so that a deep page costs
     /// each element its own text only.
     static func visibleText(of element: Element) -> String {
-        RunningText.sanitized(element.childNodes.lazy.filter { $0.kind == .text }.map(\.text).joined())
+        RunningText.sanitized(element.textOfTextChildren)
     }
 
     /// Icon fonts use the private use areas; emoji are outside the basic plane; symbols
