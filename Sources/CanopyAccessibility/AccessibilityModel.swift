@@ -110,14 +110,14 @@ public final class AccessibilityModel {
             let styled = sheetsMayHide || attributes.style
             let parentNotRendered = parentPosition.map { notRendered[$0] || contentSkipped[$0] } ?? false
             let unrendered =
-                parentNotRendered || (styled && styles.value(.display, of: element).lowercased() == "none")
+                parentNotRendered || (styled && styles.lowercasedValue(.display, of: element) == "none")
                 || Self.isNeverRendered(element, parent: parent, hasHiddenAttribute: attributes.hidden)
             // `content-visibility: hidden` keeps the element's box but skips its contents.
-            contentSkipped[position] = styled && styles.value(.contentVisibility, of: element).lowercased() == "hidden"
+            contentSkipped[position] = styled && styles.lowercasedValue(.contentVisibility, of: element) == "hidden"
             let inheritedVisibility = parentPosition.map { visibilityHidden[$0] } ?? false
             let invisible: Bool
             if styled || inheritedVisibility {
-                let visibility = styles.value(.visibility, of: element).lowercased()
+                let visibility = styles.lowercasedValue(.visibility, of: element)
                 invisible = visibility == "hidden" || visibility == "collapse"
             } else {
                 invisible = false

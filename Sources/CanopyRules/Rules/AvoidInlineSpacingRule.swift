@@ -148,7 +148,7 @@ public struct AvoidInlineSpacingRule: Rule {
         if element.descendants.contains(where: { ($0.isHTML && $0.localName == "br") || styles.startsBlock($0) }) { return .several }
         let text = page.accessibility.visibleText(of: element)
         if !text.contains(" "), !text.contains("-") { return .one }
-        let whiteSpace = styles.value(.whiteSpace, of: element).lowercased()
+        let whiteSpace = styles.lowercasedValue(.whiteSpace, of: element)
         if whiteSpace == "nowrap" || whiteSpace == "pre" { return .one }
         // Latin text averages half an em a character or more; a narrow 0.4em keeps this certain.
         guard let size = styles.fontSize(of: element) else { return .unknown }

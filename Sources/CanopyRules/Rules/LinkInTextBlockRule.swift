@@ -112,7 +112,7 @@ public struct LinkInTextBlockRule: Rule {
 
     /// Whether the link's own styling differs from its block's in a way that shows without colour.
     private func styleDifference(_ link: Element, _ block: Element, _ styles: ComputedStyles) -> CheckOutcome {
-        if styles.value(.backgroundImage, of: link).lowercased() != "none" { return .pass }
+        if styles.lowercasedValue(.backgroundImage, of: link) != "none" { return .pass }
         if Self.hasVisibleLine(link, styles) { return .pass }
         if Self.firstFamily(styles.value(.fontFamily, of: link)) != Self.firstFamily(styles.value(.fontFamily, of: block)) { return .pass }
         for property in [CSSProperty.textDecorationLine, .textDecorationStyle, .fontStyle]
@@ -147,7 +147,7 @@ public struct LinkInTextBlockRule: Rule {
                 || (CSSLength.pixels(widthText, in: LengthContext(fontSize: 16, rootFontSize: 16, viewport: styles.viewport)) ?? 1) > 0
             if drawnWidth, (styles.colorValue(color, of: link)?.alpha ?? 1) > 0 { return true }
         }
-        let outline = styles.value(.outlineStyle, of: link).lowercased()
+        let outline = styles.lowercasedValue(.outlineStyle, of: link)
         return outline != "none" && outline != "hidden"
     }
 

@@ -97,7 +97,7 @@ public struct PAsHeadingRule: Rule {
             holder = child
         }
         guard let weight = styles.fontWeight(of: holder), let size = styles.fontSize(of: holder) else { return nil }
-        return Look(weight: weight, size: size.rounded(.towardZero), italic: styles.value(.fontStyle, of: holder).lowercased() == "italic")
+        return Look(weight: weight, size: size.rounded(.towardZero), italic: styles.lowercasedValue(.fontStyle, of: holder) == "italic")
     }
 
     private static func looksLikeHeading(_ candidate: Look, over other: Look) -> Bool {

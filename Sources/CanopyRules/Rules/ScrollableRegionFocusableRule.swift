@@ -148,7 +148,7 @@ public struct ScrollableRegionFocusableRule: Rule {
         let context = lengthContext(of: box, styles)
         guard var width = definiteLength(.width, of: box, styles, context) else { return nil }
         if styles.declares(.minWidth, for: box) {
-            let minimum = styles.value(.minWidth, of: box).lowercased()
+            let minimum = styles.lowercasedValue(.minWidth, of: box)
             if minimum != "auto" {
                 guard let pixels = definiteLength(.minWidth, of: box, styles, context) else { return nil }
                 width = max(width, pixels)
@@ -162,15 +162,15 @@ public struct ScrollableRegionFocusableRule: Rule {
         let needed = width + paddingRight + max(paddingLeft, paddingRight)
 
         var line: Double = 0
-        let noWrap = ["nowrap", "pre"].contains(styles.value(.whiteSpace, of: box).lowercased())
+        let noWrap = ["nowrap", "pre"].contains(styles.lowercasedValue(.whiteSpace, of: box))
         for child in box.children where !model.isNotRendered(child) {
             // `width` sizes block boxes, inline blocks and replaced elements, not inline text boxes;
             // a transform may shrink what is drawn.
             let block = styles.startsBlock(child)
             guard block || styles.isInlineBlock(child) || replaced.contains(child.localName) && styles.display(of: child) != "contents",
-                ["static", "relative"].contains(styles.value(.position, of: child).lowercased()),
-                styles.value(.float, of: child).lowercased() == "none",
-                styles.value(.transform, of: child).lowercased() == "none",
+                ["static", "relative"].contains(styles.lowercasedValue(.position, of: child)),
+                styles.lowercasedValue(.float, of: child) == "none",
+                styles.lowercasedValue(.transform, of: child) == "none",
                 let extent = outerWidth(of: child, inside: width, styles)
             else { continue }
             let inline = !block
@@ -199,11 +199,11 @@ public struct ScrollableRegionFocusableRule: Rule {
         } else {
             return nil
         }
-        if styles.declares(.maxWidth, for: child), styles.value(.maxWidth, of: child).lowercased() != "none" {
+        if styles.declares(.maxWidth, for: child), styles.lowercasedValue(.maxWidth, of: child) != "none" {
             guard let maximum = definiteLength(.maxWidth, of: child, styles, context, percentBase: boxWidth) else { return nil }
             width = min(width, maximum)
         }
-        let marginText = styles.value(.marginLeft, of: child).lowercased()
+        let marginText = styles.lowercasedValue(.marginLeft, of: child)
         let margin = marginText == "auto" ? 0 : CSSLength.pixels(marginText, in: context, percentBase: boxWidth)
         guard let margin, margin >= 0 else { return nil }
         return margin + width

@@ -94,7 +94,7 @@ public struct ColorContrast: Sendable {
     }
 
     static func clipsOverflow(_ box: Element, _ styles: ComputedStyles) -> Bool {
-        styles.value(.overflowX, of: box).lowercased() != "visible" || styles.value(.overflowY, of: box).lowercased() != "visible"
+        styles.lowercasedValue(.overflowX, of: box) != "visible" || styles.lowercasedValue(.overflowY, of: box) != "visible"
     }
 
     /// A plain CSS pixel length (`0`, `30px`); nil for anything relative or computed.
@@ -107,7 +107,7 @@ public struct ColorContrast: Sendable {
     /// Why the text may be cut off by a box of fixed size that hides its overflow, if it may.
     private static func clippingReason(_ element: Element, _ facts: ContrastFacts) -> String? {
         let styles = facts.styles
-        if clipsOverflow(element, styles), let indent = CSSLength.dimension(styles.value(.textIndent, of: element).lowercased(),
+        if clipsOverflow(element, styles), let indent = CSSLength.dimension(styles.lowercasedValue(.textIndent, of: element),
             context: LengthContext(fontSize: 16, rootFontSize: 16, viewport: styles.viewport), percentBase: nil), indent != 0 {
             return "its text is indented inside a box that hides what overflows"
         }
@@ -188,21 +188,24 @@ public struct ColorContrast: Sendable {
         }
         let shown = facts.painted(foreground, of: element, over: background)
         var ratio = RGBA.contrastRatio(shown, background)
+        var halo: RGBA?
         if !shadows.isEmpty {
             // A halo or outline helps when it stands out from the background or the text from it.
-            let halo = TextShadows.flattened(shadows + [background])
-            ratio = max(ratio, RGBA.contrastRatio(halo, background), RGBA.contrastRatio(shown, halo))
-            measured["shadowColor"] = .text(halo.hex)
+            let flattened = TextShadows.flattened(shadows + [background])
+            ratio = max(ratio, RGBA.contrastRatio(flattened, background), RGBA.contrastRatio(shown, flattened))
+            halo = flattened
         }
         let truncated = Self.truncated(ratio)
+        let isEqual = truncated == 1
+        // Most text passes, and a pass keeps no evidence: the colours are written out only for the rest.
+        if ratio > required, !isEqual { return CheckResult(.pass) }
+        if let halo { measured["shadowColor"] = .text(halo.hex) }
         measured["fgColor"] = .text(shown.hex)
         measured["bgColor"] = .text(background.hex)
         measured["contrastRatio"] = .number(truncated)
-        if truncated == 1 {
+        if isEqual {
             return undecided("equalRatio", "The text colour equals its background (1:1): the text is probably hidden on purpose, which a person must confirm.")
         }
-        let passes = ratio > required
-        if passes { return CheckResult(.pass) }
         if text.count == 1 {
             return undecided("shortTextContent", "A single character at \(Self.number(truncated)):1 may be an icon rather than text; a person must judge.")
         }
@@ -229,7 +232,7 @@ public struct ColorContrast: Sendable {
     /// cannot be known, or its own background colour (with its opacity).
     static func backgroundLayer(of box: Element, _ facts: ContrastFacts) -> Background {
         let styles = facts.styles
-        let image = styles.value(.backgroundImage, of: box).lowercased()
+        let image = styles.lowercasedValue(.backgroundImage, of: box)
         if image != "none" {
             let gradient = image.contains("gradient(")
             return .unknown(
@@ -237,8 +240,8 @@ public struct ColorContrast: Sendable {
                 message: "The background is \(gradient ? "a gradient" : "an image") on \(describe(box)), so its colour behind the text is not known."
             )
         }
-        if styles.value(.mixBlendMode, of: box).lowercased() != "normal" || styles.value(.filter, of: box).lowercased() != "none"
-            || styles.value(.backdropFilter, of: box).lowercased() != "none" {
+        if styles.lowercasedValue(.mixBlendMode, of: box) != "normal" || styles.lowercasedValue(.filter, of: box) != "none"
+            || styles.lowercasedValue(.backdropFilter, of: box) != "none" {
             return .unknown(key: "colorParse", message: "\(describe(box)) has a filter or blend mode, which changes the colours as painted.")
         }
         guard var color = styles.colorValue(.backgroundColor, of: box) else {
@@ -255,13 +258,13 @@ public struct ColorContrast: Sendable {
 
     /// Why the box may be painted over something other than its ancestors, if it may.
     static func overlapReason(_ box: Element, _ styles: ComputedStyles) -> String? {
-        let position = styles.value(.position, of: box).lowercased()
+        let position = styles.lowercasedValue(.position, of: box)
         if position == "absolute" || position == "fixed" || position == "sticky" { return "is positioned (\(position))" }
-        if styles.value(.transform, of: box).lowercased() != "none" { return "is transformed" }
+        if styles.lowercasedValue(.transform, of: box) != "none" { return "is transformed" }
         for side in [CSSProperty.marginTop, .marginLeft, .marginRight, .marginBottom] where styles.value(side, of: box).hasPrefix("-") {
             return "has a negative margin"
         }
-        if styles.value(.float, of: box).lowercased() != "none", siblingsPaintBackgrounds(box, styles) {
+        if styles.lowercasedValue(.float, of: box) != "none", siblingsPaintBackgrounds(box, styles) {
             return "floats beside elements with backgrounds of their own"
         }
         if position == "relative", ["top", "left", "right", "bottom"].contains(where: { edge in
@@ -279,9 +282,9 @@ public struct ColorContrast: Sendable {
     private static func siblingsPaintBackgrounds(_ box: Element, _ styles: ComputedStyles) -> Bool {
         guard let parent = box.parent else { return false }
         return parent.children.contains { sibling in
-            sibling != box && styles.value(.float, of: sibling).lowercased() == "none"
+            sibling != box && styles.lowercasedValue(.float, of: sibling) == "none"
                 && ((styles.colorValue(.backgroundColor, of: sibling)?.alpha ?? 1) > 0
-                || styles.value(.backgroundImage, of: sibling).lowercased() != "none")
+                || styles.lowercasedValue(.backgroundImage, of: sibling) != "none")
         }
     }
 

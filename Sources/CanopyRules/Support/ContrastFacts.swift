@@ -45,7 +45,7 @@ final class ContrastFacts {
             painters = styles.document.elements.filter { element in
                 guard styles.mayPaintBackground(element), !model.isNotRendered(element) else { return false }
                 if element.parent == nil || (element.localName == "body" && element.parent?.parent == nil) { return false }
-                if styles.value(.backgroundImage, of: element).lowercased() != "none" { return true }
+                if styles.lowercasedValue(.backgroundImage, of: element) != "none" { return true }
                 return (styles.colorValue(.backgroundColor, of: element)?.alpha ?? 1) > 0
             }.map(\.position)
         }
@@ -146,9 +146,9 @@ final class ContrastFacts {
         if known != 0 { return known == 2 }
         var result = element.parent.map { isTransparent($0) } ?? false
         if !result {
-            let position = styles.value(.position, of: element).lowercased()
+            let position = styles.lowercasedValue(.position, of: element)
             if position == "absolute" || position == "fixed" {
-                let clip = styles.value(.clip, of: element).lowercased().replacingOccurrences(of: " ", with: "")
+                let clip = styles.lowercasedValue(.clip, of: element).replacingOccurrences(of: " ", with: "")
                 result = clip.hasPrefix("rect(") && Self.clipsToNothing(clip)
             }
         }

@@ -33,6 +33,8 @@ public final class ComputedStyles {
     /// a background is asked again for each text element above which it lies.
     private var computedValues: [[Int32]]
     private var valueTexts: [String] = []
+    /// `valueTexts` lowercased, each made when first asked.
+    private var lowercasedTexts: [String?] = []
     private var valueIndices: [String: Int32] = [:]
     /// Custom properties by node and name (nil inside: guaranteed-invalid).
     private var customValues: [Int32: [String: String?]] = [:]
@@ -99,19 +101,34 @@ public final class ComputedStyles {
     /// unresolved): the cascaded value, or the parent's for inherited properties, or the initial
     /// value; CSS-wide keywords and `var()` resolved.
     public func value(_ property: CSSProperty, of element: Element) -> String {
+        valueTexts[Int(valueIndex(property, of: element))]
+    }
+
+    /// `value(property, of: element).lowercased()`, lowercased once per distinct value of the
+    /// page: rules compare keywords of every text element and its ancestors.
+    public func lowercasedValue(_ property: CSSProperty, of element: Element) -> String {
+        let index = Int(valueIndex(property, of: element))
+        if let known = lowercasedTexts[index] { return known }
+        let lowercased = valueTexts[index].lowercased()
+        lowercasedTexts[index] = lowercased
+        return lowercased
+    }
+
+    private func valueIndex(_ property: CSSProperty, of element: Element) -> Int32 {
         let slot = Int(property.rawValue)
         let node = Int(styleNode(of: element))
-        if node < computedValues[slot].count, computedValues[slot][node] >= 0 { return valueTexts[Int(computedValues[slot][node])] }
-        let computed = computeValue(property, of: element)
+        if node < computedValues[slot].count, computedValues[slot][node] >= 0 { return computedValues[slot][node] }
+        let index = intern(computeValue(property, of: element))
         computedValues[slot].grow(toHold: node, with: -1)
-        computedValues[slot][node] = intern(computed)
-        return computed
+        computedValues[slot][node] = index
+        return index
     }
 
     private func intern(_ text: String) -> Int32 {
         if let known = valueIndices[text] { return known }
         let index = Int32(valueTexts.count)
         valueTexts.append(text)
+        lowercasedTexts.append(nil)
         valueIndices[text] = index
         return index
     }

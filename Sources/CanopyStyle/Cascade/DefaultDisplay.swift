@@ -41,7 +41,7 @@ extension ComputedStyles {
     /// element when no rule sets it.
     public func display(of element: Element) -> String {
         guard declares(.display, for: element) else { return DefaultDisplay.value(for: element) }
-        let value = self.value(.display, of: element).lowercased()
+        let value = self.lowercasedValue(.display, of: element)
         if CSSWideKeyword(value) != nil { return DefaultDisplay.value(for: element) }
         return value
     }
