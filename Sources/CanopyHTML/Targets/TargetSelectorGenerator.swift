@@ -37,15 +37,15 @@ public struct TargetSelectorGenerator: Sendable {
     /// Not thread-safe: use one session per thread, or `selectors(for:)`.
     public final class Session {
         public let document: Document
-        /// Element nodes that each feature matches, over the whole document: one pass over the
-        /// page, made on the first selector that needs it (`html`, `head` and `body` do not).
-        private lazy var documentMatches: [FeatureKey: [Int32]] = {
-            var matches: [FeatureKey: [Int32]] = [:]
-            for element in document.elements {
-                for key in Self.ownFeatureKeys(of: element) { matches[key, default: []].append(Int32(element.node)) }
-            }
-            return matches
-        }()
+        /// Element nodes that each feature matches, over the whole document, filled a kind at a
+        /// time when first asked: tags from the document's name index, ids, classes and each
+        /// attribute from the elements that carry it. Listing every feature of every element
+        /// up front was half the cost of a page's selectors.
+        private var documentMatches: [FeatureKey: [Int32]] = [:]
+        private var indexedTags: Set<FeatureKey> = []
+        private var indexedIDs = false
+        private var indexedClasses = false
+        private var indexedAttributes: Set<String> = []
         /// Per parent node: how many children each feature matches.
         private var childFeatureCounts: [Int: [FeatureKey: Int]] = [:]
         /// Per node: its document-unique piece, if any (ancestors are asked again for every descendant).
@@ -277,7 +277,48 @@ public struct TargetSelectorGenerator: Sendable {
         // MARK: Choosing pieces
 
         private func documentCount(of piece: Piece) -> Int {
-            piece.keys.reduce(0) { $0 + (documentMatches[$1]?.count ?? 0) }
+            piece.keys.reduce(0) { $0 + matches(of: $1).count }
+        }
+
+        /// The element nodes of the document that have `key`, in document order.
+        private func matches(of key: FeatureKey) -> [Int32] {
+            switch key {
+            case .htmlTag(let name), .foreignTag(let name):
+                if indexedTags.insert(key).inserted {
+                    var isHTML = false
+                    if case .htmlTag = key { isHTML = true }
+                    let elements = document.elementPositions(named: name).map { document.element(atPosition: Int($0)) }
+                    documentMatches[key] = elements.filter { $0.isHTML == isHTML }.map { Int32($0.node) }
+                }
+            case .id:
+                if !indexedIDs {
+                    indexedIDs = true
+                    for element in elements(withAttribute: "id") {
+                        if let id = element.attribute("id"), !id.isEmpty { documentMatches[.id(id), default: []].append(Int32(element.node)) }
+                    }
+                }
+            case .className:
+                if !indexedClasses {
+                    indexedClasses = true
+                    for element in elements(withAttribute: "class") {
+                        for name in Self.classNames(of: element) { documentMatches[.className(name), default: []].append(Int32(element.node)) }
+                    }
+                }
+            case .htmlAttribute(let name, _), .foreignAttribute(let name, _):
+                // Only ranked attributes make pieces.
+                if Self.attributeRanks[name] != nil, indexedAttributes.insert(name).inserted {
+                    for element in elements(withAttribute: name) {
+                        guard let value = element.attribute(name), Self.isUsableAttributeValue(value) else { continue }
+                        documentMatches[Self.attributeKey(name: name, value: value, onHTMLElement: element.isHTML), default: []]
+                            .append(Int32(element.node))
+                    }
+                }
+            }
+            return documentMatches[key] ?? []
+        }
+
+        private func elements(withAttribute name: String) -> [Element] {
+            document.elementPositions(withAttribute: name).map { document.element(atPosition: Int($0)) }
         }
 
         /// A piece that matches `element` and no other element of the document, or nil.
@@ -352,7 +393,7 @@ public struct TargetSelectorGenerator: Sendable {
         private func matchCount(of chain: [Piece]) -> Int? {
             let maximumStarts = 256
             var budget = 4096
-            let starts = chain[0].keys.flatMap { documentMatches[$0] ?? [] }
+            let starts = chain[0].keys.flatMap { matches(of: $0) }
             guard starts.count <= maximumStarts else { return nil }
             let firstCompound = chain[0].compound
             var current = starts.map { Element(document: document, node: Int($0)) }

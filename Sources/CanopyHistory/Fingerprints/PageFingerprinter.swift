@@ -25,16 +25,35 @@ public final class PageFingerprinter {
     private let vendorRootPositions: Set<Int>
 
     private var elementsByTag: [String: [Element]] = [:]
-    private var descriptors: [Int: String] = [:]
-    /// Signatures computed so far, by scope (component root position, or -1 for the page) and element.
-    private var signatures: [ScopedElement: String] = [:]
-    /// Context chain hashes of ancestors, by scope and ancestor (the chain *including* the ancestor).
-    private var contexts: [ScopedElement: UInt64] = [:]
+    /// Descriptors by element position (allocated on first use).
+    private var descriptors: [String?] = []
+    /// What has been computed per scope, by scope (component root position, or -1 for the page).
+    private var scopes: [Int: ScopeTables] = [:]
     private var rootsFound: [ComponentRoot]?
 
-    private struct ScopedElement: Hashable {
-        let scope: Int
-        let position: Int
+    /// A scope's signatures and context chain hashes, in arrays over the scope's elements: a page
+    /// with hundreds of failing links asks for thousands of them, and hashing positions into
+    /// dictionaries was a fifth of the fingerprinting.
+    private final class ScopeTables {
+        let start: Int
+        /// Signatures of elements computed so far.
+        var signatures: [String?]
+        /// Context chain hashes of ancestors (the chain *including* the ancestor).
+        var contexts: [UInt64?]
+
+        init(_ range: Range<Int>) {
+            start = range.lowerBound
+            signatures = Array(repeating: nil, count: range.count)
+            contexts = Array(repeating: nil, count: range.count)
+        }
+    }
+
+    private func tables(of root: ComponentRoot?) -> ScopeTables {
+        let scope = root?.element.position ?? -1
+        if let known = scopes[scope] { return known }
+        let made = ScopeTables(root.map { $0.element.position..<$0.end } ?? 0..<document.elementCount)
+        scopes[scope] = made
+        return made
     }
 
     private struct ComponentRoot {
@@ -65,41 +84,40 @@ public final class PageFingerprinter {
     // MARK: Signatures
 
     private func signature(of element: Element, within root: ComponentRoot?) -> String {
-        let scope = root?.element.position ?? -1
-        if let known = signatures[ScopedElement(scope: scope, position: element.position)] { return known }
+        let tables = tables(of: root)
+        if let known = tables.signatures[element.position - tables.start] { return known }
         // All elements of the same tag in the scope at once, in document order, each with its
         // occurrence among earlier ones of the same base: only true duplicates shift it. Doing the
         // whole group once keeps a page with hundreds of failing links linear, not quadratic.
-        let range = root.map { $0.element.position..<$0.end } ?? 0..<document.elementCount
+        let range = tables.start..<(tables.start + tables.signatures.count)
         var occurrences: [UInt64: UInt64] = [:]
         for other in sameTag(as: element) where range.contains(other.position) {
-            let base = self.base(of: other, within: root?.element)
+            let base = self.base(of: other, within: root?.element, tables)
             let occurrence = occurrences[base, default: 0]
             occurrences[base] = occurrence + 1
             var hasher = StableHasher()
             hasher.combine(base)
             hasher.combine(occurrence)
-            signatures[ScopedElement(scope: scope, position: other.position)] = hasher.hex
+            tables.signatures[other.position - tables.start] = hasher.hex
         }
-        return signatures[ScopedElement(scope: scope, position: element.position)] ?? ""
+        return tables.signatures[element.position - tables.start] ?? ""
     }
 
-    private func base(of element: Element, within scope: Element?) -> UInt64 {
+    private func base(of element: Element, within scope: Element?, _ tables: ScopeTables) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(descriptor(of: element))
-        hasher.combine(element == scope ? 0 : context(above: element, within: scope))
+        hasher.combine(element == scope ? 0 : context(above: element, within: scope, tables))
         return hasher.value
     }
 
     /// The hash of the identifying ancestors of `element` up to (not including) `scope`. Each
     /// ancestor's chain is kept, so the walk up stops at the first ancestor already known.
-    private func context(above element: Element, within scope: Element?) -> UInt64 {
-        let scopeKey = scope?.position ?? -1
+    private func context(above element: Element, within scope: Element?, _ tables: ScopeTables) -> UInt64 {
         var pending: [Element] = []
         var known: UInt64 = 0
         var current = element.parent
         while let ancestor = current, ancestor != scope {
-            if let cached = contexts[ScopedElement(scope: scopeKey, position: ancestor.position)] {
+            if let cached = tables.contexts[ancestor.position - tables.start] {
                 known = cached
                 break
             }
@@ -114,7 +132,7 @@ public final class PageFingerprinter {
                 hasher.combine(descriptor)
                 known = hasher.value
             }
-            contexts[ScopedElement(scope: scopeKey, position: ancestor.position)] = known
+            tables.contexts[ancestor.position - tables.start] = known
         }
         return known
     }
@@ -131,6 +149,7 @@ public final class PageFingerprinter {
 
     /// The element's own descriptor: tag, identifying attributes, own text.
     private func descriptor(of element: Element) -> String {
+        if descriptors.isEmpty { descriptors = Array(repeating: nil, count: document.elementCount) }
         if let known = descriptors[element.position] { return known }
         var parts = [element.isHTML ? element.localName : "\(element.namespace):\(element.localName)"]
         if let id = element.id, !VolatileValues.isGeneratedIdentifier(id) { parts.append("#" + id) }
