@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Release builds of the modules that audit each element skip Swift's run-time exclusivity
+/// checks: the cascade, the contrast facts and fingerprints keep per-page tables in classes,
+/// and checking each access to them was 4% of a styled crawl's CPU (perf, java.base, see
+/// docs/benchmarks.md). Debug builds, and so the tests, keep the checks.
+let perElementModuleSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "Canopy",
     platforms: [.macOS(.v13)],
@@ -45,15 +51,16 @@ let package = Package(
         // One shape for every problem (a config key, a rule set, a page, the store) and the exit codes.
         .target(name: "CanopyDiagnostics"),
         // HTML/DOM layer: parsing, browser-faithful tree repair, selectors, targets.
-        .target(name: "CanopyHTML", dependencies: ["CLibXML2"]),
+        .target(name: "CanopyHTML", dependencies: ["CLibXML2"], swiftSettings: perElementModuleSettings),
         // Styles: CSS syntax, stylesheets, media queries, the cascade and computed values.
-        .target(name: "CanopyStyle", dependencies: ["CanopyHTML"]),
+        .target(name: "CanopyStyle", dependencies: ["CanopyHTML"], swiftSettings: perElementModuleSettings),
         // Accessibility model: what static HTML and its styles tell about visibility and roles.
-        .target(name: "CanopyAccessibility", dependencies: ["CanopyHTML", "CanopyStyle"]),
+        .target(name: "CanopyAccessibility", dependencies: ["CanopyHTML", "CanopyStyle"], swiftSettings: perElementModuleSettings),
         // Rule engine, audit context and the rules themselves.
         .target(
             name: "CanopyRules",
             dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyStyle", "CanopyAccessibility", .product(name: "Yams", package: "Yams")],
+            swiftSettings: perElementModuleSettings,
             plugins: ["RuleCatalogPlugin"]
         ),
         // Lists the rule types declared under Sources/CanopyRules/Rules, at build time.
@@ -64,7 +71,7 @@ let package = Package(
         // Persistence: the SQLite run store (runs, pages, findings, schema, migrations); no HTML.
         .target(name: "CanopyStore", dependencies: ["CSQLite", "CZlib", "CanopyRules", "CanopyCrawl"]),
         // Analysis of history: fingerprints, page types, components, issue keys, trends, gate decisions.
-        .target(name: "CanopyHistory", dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"]),
+        .target(name: "CanopyHistory", dependencies: ["CanopyDiagnostics", "CanopyHTML", "CanopyRules", "CanopyCrawl", "CanopyStore"], swiftSettings: perElementModuleSettings),
         // Every output format: axe JSON, results.jsonl, trend JSON, HTML, CSV, text, JUnit, SARIF, Markdown.
         .target(name: "CanopyReports", dependencies: ["CanopyRules", "CanopyCrawl", "CanopyStore", "CanopyHistory"]),
         // A real HTTP/1.1 server on 127.0.0.1: the demo's shop, the benchmarks' sites, every test's server.

@@ -114,9 +114,11 @@ public struct LinkInTextBlockRule: Rule {
     private func styleDifference(_ link: Element, _ block: Element, _ styles: ComputedStyles) -> CheckOutcome {
         if styles.lowercasedValue(.backgroundImage, of: link) != "none" { return .pass }
         if Self.hasVisibleLine(link, styles) { return .pass }
-        if Self.firstFamily(styles.value(.fontFamily, of: link)) != Self.firstFamily(styles.value(.fontFamily, of: block)) { return .pass }
+        // Equal lists (a link nearly always inherits its text's) have the same first family.
+        let families = (styles.value(.fontFamily, of: link), styles.value(.fontFamily, of: block))
+        if families.0 != families.1, Self.firstFamily(families.0) != Self.firstFamily(families.1) { return .pass }
         for property in [CSSProperty.textDecorationLine, .textDecorationStyle, .fontStyle]
-        where styles.value(property, of: link).lowercased() != styles.value(property, of: block).lowercased() {
+        where styles.lowercasedValue(property, of: link) != styles.lowercasedValue(property, of: block) {
             return .pass
         }
         let weights = (styles.fontWeight(of: link), styles.fontWeight(of: block))

@@ -53,13 +53,22 @@ public struct ColorContrast: Sendable {
 
     /// Text of a label whose control is disabled is greyed out on purpose (WCAG exempts it).
     private static func labelsDisabledControl(_ element: Element, on page: PageContext) -> Bool {
-        // Most pages have no disabled field: then no text needs its label looked for.
-        let hasDisabledField = page.memo("color-contrast.hasDisabledField") { () -> Bool in
-            ["input", "select", "textarea"].contains { page.document.elements(named: $0).contains(where: page.accessibility.isDisabled) }
+        // The labels of disabled controls, found once per page. Most pages have none (javadoc's
+        // disabled search field has no label): then no text needs its label looked for.
+        let labelsOfDisabled = page.memo("color-contrast.labelsOfDisabledControls") { () -> Set<Int> in
+            let hasDisabledField = ["input", "select", "textarea"].contains {
+                page.document.elements(named: $0).contains(where: page.accessibility.isDisabled)
+            }
+            guard hasDisabledField else { return [] }
+            return Set(page.document.elements(named: "label").filter { labelsDisabledControl(label: $0, on: page) }.map(\.position))
         }
-        guard hasDisabledField, let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element) else {
-            return false
-        }
+        guard !labelsOfDisabled.isEmpty,
+            let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element)
+        else { return false }
+        return labelsOfDisabled.contains(label.position)
+    }
+
+    private static func labelsDisabledControl(label: Element, on page: PageContext) -> Bool {
         if let id = label.attribute("for"), let control = page.document.element(withID: id), page.accessibility.isDisabled(control) {
             return true
         }
