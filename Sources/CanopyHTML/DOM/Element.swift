@@ -60,7 +60,18 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// where a Character split would ask Unicode about every character of every class attribute.
     public func forEachClassName(_ body: (Substring) -> Void) {
         guard let value = attribute("class") else { return }
-        for name in value.utf8.split(whereSeparator: SelectorMatcher.isASCIIWhitespace) { body(Substring(name)) }
+        // A scan rather than `split`, which made an array for each element's one or two names.
+        let bytes = value.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if SelectorMatcher.isASCIIWhitespace(bytes[index]) {
+                if start != index { body(Substring(bytes[start..<index])) }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        if start != bytes.endIndex { body(Substring(bytes[start..<bytes.endIndex])) }
     }
 
     // MARK: Tree
