@@ -61,6 +61,25 @@ struct StylesheetCrawlTests {
         #expect(Self.findings(phone, "/", rule: "image-alt").count == 1)
     }
 
+    @Test("relative sheet URLs resolve against <base href>, for links and for a <style> element's @import, as a browser resolves them")
+    func sheetsResolveAgainstTheBaseURL() throws {
+        let based = #"<!doctype html><html lang=en><head><title>%@</title><base href="/assets/">%@</head><body><main><h1>%@</h1><div class="hidden"><img src="x.png"></div><p><a href="/imported">More</a></p></main></body></html>"#
+        func page(_ title: String, _ sheets: String) -> TestHTTPResponse { .html(String(format: based, title, sheets, title)) }
+        let server = try TestHTTPServer.routes([
+            "/": page("Linked", #"<link rel="stylesheet" href="site.css">"#),
+            "/imported": page("Imported", #"<style>@import "site.css";</style>"#),
+            // Beside the pages, where a resolution that ignores <base> would look: nothing is hidden there.
+            "/site.css": Self.css("p { color: black }"),
+            "/assets/site.css": Self.css(".hidden { display: none }"),
+        ])
+        defer { server.stop() }
+        let (_, sink) = try crawl(server, audit: Self.audit()) { $0.honoursRobots = false; $0.sitemaps = .none }
+        #expect(sink.byPath["/"]?.result != nil && sink.byPath["/imported"]?.result != nil)
+        #expect(Self.findings(sink, "/", rule: "image-alt").isEmpty)
+        #expect(Self.findings(sink, "/imported", rule: "image-alt").isEmpty)
+        #expect(server.requests.filter { $0.path == "/site.css" }.isEmpty)
+    }
+
     @Test("!important in a sheet beats a style attribute; a plain declaration does not")
     func importantBeatsInlineStyle() throws {
         let server = try TestHTTPServer.routes([

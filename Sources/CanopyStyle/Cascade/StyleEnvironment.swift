@@ -10,8 +10,15 @@ public final class StyleEnvironment: @unchecked Sendable {
     private let lock = NSLock()
     /// Rule indexes by the page's list of sheets (URLs, or the text of `<style>` elements); most
     /// pages of a site share one.
-    private var indexes: [[StyleSheetReference]: StyleRuleIndex] = [:]
-    private var indexOrder: [[StyleSheetReference]] = []
+    private var indexes: [IndexKey: StyleRuleIndex] = [:]
+    private var indexOrder: [IndexKey] = []
+
+    /// What decides a page's rule index: its sheets, and the base URL when a `<style>` element
+    /// imports (pages in other folders importing the same relative URL import other sheets).
+    private struct IndexKey: Hashable {
+        let references: [StyleSheetReference]
+        let importBase: String?
+    }
     /// Distinct sets of sheets kept at once; a site rarely has more than a handful.
     private let capacity: Int
 
@@ -32,13 +39,20 @@ public final class StyleEnvironment: @unchecked Sendable {
     }
 
     public func index(for document: Document) -> StyleRuleIndex {
+        // Relative hrefs and a `<style>` element's imports resolve against `<base href>`, as in a browser.
+        let base = document.baseURL
         let references = StyleSheetReference.references(in: document).map { reference -> StyleSheetReference in
             // Keyed by the URL the href stands for: the same href means different sheets in different folders.
             guard case .linked(let href) = reference.source, let loader else { return reference }
-            return StyleSheetReference(source: .linked(href: loader.resolve(href, relativeTo: document.url)), media: reference.media)
+            return StyleSheetReference(source: .linked(href: loader.resolve(href, relativeTo: base)), media: reference.media)
         }
+        let importsFromStyleElement = references.contains { reference in
+            guard case .embedded(let text) = reference.source else { return false }
+            return text.range(of: "@import", options: .caseInsensitive) != nil
+        }
+        let key = IndexKey(references: references, importBase: importsFromStyleElement ? base : nil)
         lock.lock()
-        if let known = indexes[references] {
+        if let known = indexes[key] {
             lock.unlock()
             return known
         }
@@ -46,14 +60,14 @@ public final class StyleEnvironment: @unchecked Sendable {
         // Built outside the lock: loading may wait on the network. Two workers may build the same
         // index at once; both results are equal, the second one stored is kept.
         // A sheet that failed stays failed for the rest of the run (the loader asks once per URL).
-        let built = StyleRuleIndex(references: references, pageURL: document.url, viewport: viewport, loader: loader)
+        let built = StyleRuleIndex(references: references, pageURL: base, viewport: viewport, loader: loader)
         lock.lock()
         defer { lock.unlock() }
-        if indexes[references] == nil {
+        if indexes[key] == nil {
             if indexOrder.count >= capacity { indexes[indexOrder.removeFirst()] = nil }
-            indexOrder.append(references)
+            indexOrder.append(key)
         }
-        indexes[references] = built
+        indexes[key] = built
         return built
     }
 }
