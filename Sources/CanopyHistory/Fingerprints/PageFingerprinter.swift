@@ -40,12 +40,22 @@ public final class PageFingerprinter {
         var signatures: [String?]
         /// Context chain hashes of ancestors (the chain *including* the ancestor).
         var contexts: [UInt64?]
+        /// How far the signatures of each tag's elements have been computed.
+        var walks: [String: TagWalk] = [:]
 
         init(_ range: Range<Int>) {
             start = range.lowerBound
             signatures = Array(repeating: nil, count: range.count)
             contexts = Array(repeating: nil, count: range.count)
         }
+    }
+
+    /// The elements of one tag in a scope, in document order, with the signatures of those before
+    /// `next` computed and how often each base occurred among them.
+    private struct TagWalk {
+        let elements: [Element]
+        var next = 0
+        var occurrences: [UInt64: UInt64] = [:]
     }
 
     private func tables(of root: ComponentRoot?) -> ScopeTables {
@@ -86,20 +96,26 @@ public final class PageFingerprinter {
     private func signature(of element: Element, within root: ComponentRoot?) -> String {
         let tables = tables(of: root)
         if let known = tables.signatures[element.position - tables.start] { return known }
-        // All elements of the same tag in the scope at once, in document order, each with its
-        // occurrence among earlier ones of the same base: only true duplicates shift it. Doing the
-        // whole group once keeps a page with hundreds of failing links linear, not quadratic.
+        // The elements of the same tag in the scope, in document order, each with its occurrence
+        // among earlier ones of the same base: only true duplicates shift it. The walk goes on
+        // from where the last question left it up to this element, so a page with hundreds of
+        // failing links stays linear, and links after the last failing one are never described.
         let range = tables.start..<(tables.start + tables.signatures.count)
-        var occurrences: [UInt64: UInt64] = [:]
-        for other in sameTag(as: element) where range.contains(other.position) {
+        let name = element.localName
+        var walk = tables.walks[name] ?? TagWalk(elements: sameTag(as: element).filter { range.contains($0.position) })
+        tables.walks[name] = nil
+        while walk.next < walk.elements.count, walk.elements[walk.next].position <= element.position {
+            let other = walk.elements[walk.next]
+            walk.next += 1
             let base = self.base(of: other, within: root?.element, tables)
-            let occurrence = occurrences[base, default: 0]
-            occurrences[base] = occurrence + 1
+            let occurrence = walk.occurrences[base, default: 0]
+            walk.occurrences[base] = occurrence + 1
             var hasher = StableHasher()
             hasher.combine(base)
             hasher.combine(occurrence)
             tables.signatures[other.position - tables.start] = hasher.hex
         }
+        tables.walks[name] = walk
         return tables.signatures[element.position - tables.start] ?? ""
     }
 
