@@ -186,12 +186,13 @@ struct StreamedReportTests {
         trend.runs[1].byOwner.append(OwnerTotals(owner: "vendor / \u{1}", firstParty: false, issues: 1, instances: 2))
         #expect(trend.runs.last?.comparison != nil && trend.runs.first?.comparison == nil)
 
-        #expect(Array(try TrendJSONWriter.data(trend)) == Array(try trend.jsonData()))
+        #expect(Array(try trend.jsonData()) == (try encoded(trend, pretty: true)))
+        #expect(Array(try trend.jsonData(prettyPrinted: false)) == (try encoded(trend, pretty: false)))
         var empty = trend
         empty.latest = nil
-        #expect(Array(try TrendJSONWriter.data(empty)) == Array(try empty.jsonData()))
+        #expect(Array(try empty.jsonData()) == (try encoded(empty, pretty: true)))
         empty.runs = []
-        #expect(Array(try TrendJSONWriter.data(empty)) == Array(try empty.jsonData()))
+        #expect(Array(try empty.jsonData()) == (try encoded(empty, pretty: true)))
     }
 
     @Test("ReportWriter's trend.json and open-issues.csv are the whole trend's encoding and the old CSV's rows, in pieces")
@@ -203,7 +204,7 @@ struct StreamedReportTests {
         let whole = try store.trendReport(generatedAt: now)
         let issues = try #require(whole.latest?.openIssues)
         #expect(issues.count > awkwardStrings.count)
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("Reports/trend.json")))) == Array(try whole.jsonData()))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("Reports/trend.json")))) == (try encoded(whole, pretty: true)))
         #expect(output.trend.latest?.openIssues == [] && output.trend.latest?.pages == [], "the report returned leaves issues and pages to the files")
 
         let dates = ISO8601DateFormatter()

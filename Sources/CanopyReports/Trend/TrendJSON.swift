@@ -5,13 +5,10 @@ import Foundation
 
 /// trend.json: the trend report for dashboards (docs/trend-json.md).
 extension TrendReport {
-    /// The report as JSONEncoder writes it: sorted keys, ISO 8601 dates. trend.json itself is
-    /// written by `TrendJSONWriter`, a piece at a time; tests hold the two to the same bytes.
+    /// The report as JSONEncoder would write it (sorted keys, ISO 8601 dates), in memory, with the
+    /// issues and pages it holds; `ReportWriter` writes trend.json a piece at a time instead.
     public func jsonData(prettyPrinted: Bool = true) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try TrendJSONWriter.data(self, pretty: prettyPrinted)
     }
 
     public static func decode(_ data: Data) throws -> TrendReport {
@@ -21,9 +18,10 @@ extension TrendReport {
     }
 }
 
-/// Writes trend.json as `TrendReport.jsonData()` would, a piece at a time: the runs and the short
-/// lists from the report, the open issues and the pages one at a time as the store reads them,
-/// so neither list is ever held whole (a 10,000-page site has over 100,000 open issues).
+/// Writes trend.json as JSONEncoder would (tests hold the two to the same bytes), a piece at a
+/// time: the runs and the short lists from the report, the open issues and the pages one at a
+/// time as the store reads them, so neither list is ever held whole (a 10,000-page site has over
+/// 100,000 open issues).
 ///
 /// `init` writes everything up to the open issues, `add` each issue in the trend's order, and
 /// `finish` the rest; when no run is complete there are no issues and `finish` only closes.
@@ -31,9 +29,9 @@ struct TrendJSONWriter {
     private var json: JSONStreamWriter
     private let report: TrendReport
 
-    init(report: TrendReport, sink: ByteSink?) {
+    init(report: TrendReport, pretty: Bool = true, sink: ByteSink?) {
         self.report = report
-        json = JSONStreamWriter(pretty: true, sink: sink)
+        json = JSONStreamWriter(pretty: pretty, sink: sink)
         // Keys in the order `.sortedKeys` gives them, here and in every writer below.
         json.beginObject()
         json.member("formatVersion", report.formatVersion)
@@ -90,8 +88,8 @@ struct TrendJSONWriter {
     }
 
     /// The whole report with the issues and pages it holds, in memory (tests, small reports).
-    static func data(_ report: TrendReport) throws -> Data {
-        var writer = TrendJSONWriter(report: report, sink: nil)
+    static func data(_ report: TrendReport, pretty: Bool = true) throws -> Data {
+        var writer = TrendJSONWriter(report: report, pretty: pretty, sink: nil)
         for issue in report.latest?.openIssues ?? [] { try writer.add(issue) }
         try writer.finish { body in
             for page in report.latest?.pages ?? [] { try body(page) }
