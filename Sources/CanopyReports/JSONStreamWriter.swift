@@ -136,37 +136,12 @@ struct JSONStreamWriter {
 
     // MARK: Members, as JSONEncoder's synthesized `encode(to:)` writes them (nil left out)
 
-    mutating func member(_ name: StaticString, _ value: String) {
+    mutating func member<Value: JSONScalar>(_ name: StaticString, _ value: Value) {
         key(name)
-        string(value)
+        value.write(to: &self)
     }
 
-    mutating func member(_ name: StaticString, _ value: String?) {
-        guard let value else { return }
-        member(name, value)
-    }
-
-    mutating func member(_ name: StaticString, _ value: Int) {
-        key(name)
-        int(value)
-    }
-
-    mutating func member(_ name: StaticString, _ value: Int?) {
-        guard let value else { return }
-        member(name, value)
-    }
-
-    mutating func member(_ name: StaticString, _ value: Bool) {
-        key(name)
-        bool(value)
-    }
-
-    mutating func member(_ name: StaticString, _ value: Date) {
-        key(name)
-        date(value)
-    }
-
-    mutating func member(_ name: StaticString, _ value: Date?) {
+    mutating func member<Value: JSONScalar>(_ name: StaticString, _ value: Value?) {
         guard let value else { return }
         member(name, value)
     }
@@ -257,6 +232,27 @@ struct JSONStreamWriter {
             left -= count
         }
     }
+}
+
+/// A value written as one JSON string, number or boolean.
+protocol JSONScalar {
+    func write(to json: inout JSONStreamWriter)
+}
+
+extension String: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.string(self) }
+}
+
+extension Int: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.int(self) }
+}
+
+extension Bool: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.bool(self) }
+}
+
+extension Date: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.date(self) }
 }
 
 /// A JSON value built as plain data (SARIF's rule descriptors), written by `JSONStreamWriter.value`.
