@@ -114,7 +114,7 @@ let package = Package(
             name: "canopy-gate-bench", dependencies: ["CanopyDiagnostics", "CanopyKit", "CanopyHistory", "CanopySyntheticHistory", "CanopyLoopbackServer"]
         ),
         // `canopy report`'s work on a generated year of weekly runs of a 3,000-page site.
-        .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyReports", "CanopyStore", "CanopySyntheticHistory"]),
+        .executableTarget(name: "canopy-report-bench", dependencies: ["CanopyHistory", "CanopyReports", "CanopyStore", "CanopySyntheticHistory"]),
         // Fuzz targets' per-input work (docs/fuzzing.md), shared by the fuzzer and FuzzCorpusTests.
         .target(name: "CanopyFuzzing", dependencies: ["CanopyHTML", "CanopyRules"]),
         // The libFuzzer driver (built with -DFUZZING); a plain build is a corpus replayer.

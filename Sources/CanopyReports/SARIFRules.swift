@@ -30,41 +30,15 @@ enum SARIFRules {
     }
 }
 
-/// Writes a SARIF log built as plain dictionaries. JSONEncoder rather than JSONSerialization:
-/// on Linux the latter bridged every value and searched its whole output for escaped slashes,
-/// which made open-issues.sarif a third of the CPU time of a java.base crawl (perf, 2026-11-26).
+/// Writes a SARIF log built as plain dictionaries (the gate's: a deploy's pages, small) with
+/// sorted keys, as JSONEncoder wrote it. Not JSONSerialization: on Linux it bridged every value
+/// and searched its whole output for escaped slashes, which made open-issues.sarif a third of the
+/// CPU time of a java.base crawl (perf, 2026-11-26).
 enum SARIFJSON {
     static func data(_ log: [String: Any]) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(try Value(log))
-    }
-
-    private enum Value: Encodable {
-        case string(String), integer(Int), number(Double), boolean(Bool), array([Value]), object([String: Value])
-
-        init(_ any: Any) throws {
-            switch any {
-            case let value as String: self = .string(value)
-            case let value as Bool: self = .boolean(value)
-            case let value as Int: self = .integer(value)
-            case let value as Double: self = .number(value)
-            case let values as [Any]: self = .array(try values.map(Value.init))
-            case let values as [String: Any]: self = .object(try values.mapValues(Value.init))
-            default: throw EncodingError.invalidValue(any, EncodingError.Context(codingPath: [], debugDescription: "not a JSON value"))
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .string(let value): try container.encode(value)
-            case .integer(let value): try container.encode(value)
-            case .number(let value): try container.encode(value)
-            case .boolean(let value): try container.encode(value)
-            case .array(let values): try container.encode(values)
-            case .object(let values): try container.encode(values)
-            }
-        }
+        var json = JSONStreamWriter(pretty: true, sink: nil)
+        json.value(try JSONValue(log))
+        try json.finish()
+        return Data(json.bytes)
     }
 }

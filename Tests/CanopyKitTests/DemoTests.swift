@@ -1,4 +1,5 @@
 import CanopyDiagnostics
+import CanopyHistory
 import CanopyKit
 import CanopyLoopbackServer
 import CanopyReports
@@ -105,7 +106,7 @@ struct DemoTests {
 
         // The latest run's open issues carry their age: three open since week 1, the vendor's
         // two since its update, one new this week.
-        let open = (report.trend.latest?.openIssues ?? []).filter { $0.outcome == "violation" }
+        let open = (try store.trendReport(options: TrendOptions(includePages: false)).latest?.openIssues ?? []).filter { $0.outcome == "violation" }
         let firstSeen = Dictionary(grouping: open) { issue in runs.firstIndex { $0.runId == issue.firstSeenRunId }.map { $0 + 1 } ?? 0 }
             .mapValues { $0.map(\.ruleId).sorted() }
         #expect(firstSeen == [1: ["aria-valid-attr-value", "image-alt", "label"], 4: ["image-alt", "region"], 8: ["label"]])

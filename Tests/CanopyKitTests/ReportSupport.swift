@@ -1,4 +1,5 @@
 import CanopyHTML
+import CanopyHistory
 import CanopyKit
 import CanopyRules
 import CanopyStore
@@ -20,6 +21,14 @@ final class ReportTestFolder {
 }
 
 enum ReportChecks {
+    /// The trend as JSONEncoder writes it: the bytes trend.json must have.
+    static func encoded(_ trend: TrendReport) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return try encoder.encode(trend)
+    }
+
     /// Audits an HTML report with every rule Canopy has and returns the violations as
     /// "rule: target" lines (empty when the report passes).
     static func violations(ofHTML html: String) -> [String] {

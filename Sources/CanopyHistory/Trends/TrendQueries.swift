@@ -6,11 +6,14 @@ import Foundation
 public struct TrendOptions: Sendable {
     /// Include every page of the latest run with its findings (the drill-down); the largest part.
     public var includePages: Bool
+    /// Include the latest run's open issues; without them, `RunStore.forEachOpenIssue` gives them one at a time.
+    public var includeOpenIssues: Bool
     /// Only the last this many complete runs (all when nil).
     public var maximumRuns: Int?
 
-    public init(includePages: Bool = true, maximumRuns: Int? = nil) {
+    public init(includePages: Bool = true, includeOpenIssues: Bool = true, maximumRuns: Int? = nil) {
         self.includePages = includePages
+        self.includeOpenIssues = includeOpenIssues
         self.maximumRuns = maximumRuns
     }
 }
@@ -30,6 +33,20 @@ extension RunStore {
 }
 
 extension RunStore {
+    /// The open issues of complete run `run` in the trend's order (`LatestRun.openIssues` one at a
+    /// time): a report on a site with 100,000 issues holds one of them, never all.
+    public func forEachOpenIssue(run: RunID, _ body: (OpenIssue) throws -> Void) throws {
+        try withDatabase { database in
+            try database.transaction(immediate: false) {
+                let queries = TrendQueries(database: database)
+                let previous = try database.queryFirst(
+                    "SELECT MAX(id) FROM runs WHERE status = 'complete' AND id < ?", [.integer(run.rawValue)]
+                ) { $0.isNull(0) ? nil : RunID($0.int64(0)) } ?? nil
+                try queries.forEachOpenIssue(of: run, previous: previous, body)
+            }
+        }
+    }
+
     /// Each page of a complete run with its findings, in URL order (`LatestRun.pages` one at a time).
     public func forEachDrillDownPage(run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
         try withDatabase { database in
@@ -99,7 +116,7 @@ private struct TrendQueries {
         let previousRun = complete.count > 1 ? complete[complete.count - 2] : previousOfFirst
         return TrendReport(
             formatVersion: TrendReport.currentFormatVersion, generatedAt: generatedAt, runs: trends,
-            latest: try latest(latestRun, previous: previousRun, includePages: options.includePages)
+            latest: try latest(latestRun.id, previous: previousRun?.id, options: options)
         )
     }
 
@@ -182,99 +199,10 @@ private struct TrendQueries {
 
     // MARK: Latest run
 
-    private func latest(_ run: StoredRun, previous: StoredRun?, includePages: Bool) throws -> LatestRun {
-        let runValue = SQLiteValue.integer(run.id.rawValue)
-        // Complete runs up to this one, oldest first, and for each open issue the positions of
-        // the runs that had it: its first run ever, and where its current streak began.
-        let completeRuns = try database.query(
-            "SELECT id, started_at FROM runs WHERE status = 'complete' AND id <= ? ORDER BY id", [runValue]
-        ) { (RunID($0.int64(0)), Date(timeIntervalSince1970: $0.double(1))) }
-        let positions = Dictionary(uniqueKeysWithValues: completeRuns.enumerated().map { ($0.element.0, $0.offset) })
-        var seenAt: [String: [Int]] = [:]
-        try database.forEachRow(
-            """
-            SELECT issue.issue_key, seen.run_id
-            FROM run_issues AS now
-            JOIN run_issues AS seen ON seen.issue_id = now.issue_id AND seen.run_id <= now.run_id
-            JOIN issue_keys AS issue ON issue.id = now.issue_id
-            WHERE now.run_id = ?
-            """,
-            [runValue]
-        ) { row in
-            if let position = positions[RunID(row.int64(1))] { seenAt[row.string(0), default: []].append(position) }
-        }
-        var firstSeen: [String: (streak: Int, ever: Int)] = [:]
-        for (key, seen) in seenAt {
-            let sorted = seen.sorted(by: >)
-            var streak = sorted[0]
-            for position in sorted.dropFirst() where position == streak - 1 { streak = position }
-            firstSeen[key] = (streak, sorted[sorted.count - 1])
-        }
-        // Issues that began in runs a prune deleted: where they began is kept apart.
-        var origins: [String: (first: (RunID, Date), streak: (RunID, Date)?)] = [:]
-        try database.forEachRow(
-            """
-            SELECT issue_origins.issue_key, first_seen_run_id, first_seen_at, streak_run_id, streak_started_at
-            FROM issue_origins JOIN issue_keys AS issue ON issue.issue_key = issue_origins.issue_key
-            JOIN run_issues ON run_issues.issue_id = issue.id AND run_issues.run_id = ?
-            """,
-            [runValue]
-        ) { row in
-            origins[row.string(0)] = (
-                (RunID(row.int64(1)), Date(timeIntervalSince1970: row.double(2))),
-                row.isNull(3) ? nil : (RunID(row.int64(3)), Date(timeIntervalSince1970: row.double(4)))
-            )
-        }
-        var previousKeys: Set<String> = []
-        if let previous {
-            try database.forEachRow(
-                "SELECT issue.issue_key FROM run_issues JOIN issue_keys AS issue ON issue.id = run_issues.issue_id WHERE run_issues.run_id = ?",
-                [.integer(previous.id.rawValue)]
-            ) {
-                previousKeys.insert($0.string(0))
-            }
-        }
-        var issues = try database.query(
-            """
-            SELECT issue.issue_key, run_issues.rule_id, run_issues.impact, run_issues.outcome, run_issues.owner, run_issues.page_type,
-                   run_issues.component_key, run_issues.instances, run_issues.findings,
-                   pages.url, detail.target, detail.snippet, detail.message, detail.evidence
-            FROM run_issues
-            JOIN issue_keys AS issue ON issue.id = run_issues.issue_id
-            JOIN findings ON findings.id = run_issues.example_finding_id
-            JOIN finding_details AS detail ON detail.id = findings.detail_id
-            JOIN pages ON pages.id = findings.page_id
-            WHERE run_issues.run_id = ?
-            """,
-            [runValue]
-        ) { row in
-            let key = row.string(0)
-            let latest = completeRuns.count - 1
-            let seen = firstSeen[key] ?? (latest, latest)
-            var (streak, ever) = (completeRuns[max(0, seen.streak)], completeRuns[max(0, seen.ever)])
-            if let origin = origins[key] {
-                ever = origin.first
-                // Only a streak that reaches the oldest run left can go on into the deleted ones.
-                if seen.streak == 0, let earlier = origin.streak { streak = earlier }
-            }
-            return OpenIssue(
-                issueKey: key, ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), owner: row.optionalString(4),
-                pageType: row.optionalString(5), component: row.optionalString(6), pageCount: row.int(7), findingCount: row.int(8),
-                firstSeenRunId: streak.0, firstSeenAt: streak.1, firstSeenEverRunId: ever.0, firstSeenEverAt: ever.1,
-                isNew: previous != nil && !previousKeys.contains(key),
-                example: IssueExample(
-                    url: row.string(9), target: row.string(10), snippet: row.string(11), message: row.string(12),
-                    evidence: try row.optionalString(13).map(RunStore.evidence(fromJSON:))
-                )
-            )
-        }
-        let impactRank = ["critical": 3, "serious": 2, "moderate": 1, "minor": 0]
-        issues.sort { left, right in
-            let leftOrder = (left.outcome == "violation" ? 1 : 0, impactRank[left.impact, default: 0], left.pageCount)
-            let rightOrder = (right.outcome == "violation" ? 1 : 0, impactRank[right.impact, default: 0], right.pageCount)
-            if leftOrder != rightOrder { return leftOrder > rightOrder }
-            return (left.ruleId, left.issueKey) < (right.ruleId, right.issueKey)
-        }
+    private func latest(_ run: RunID, previous: RunID?, options: TrendOptions) throws -> LatestRun {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        var issues: [OpenIssue] = []
+        if options.includeOpenIssues { try forEachOpenIssue(of: run, previous: previous) { issues.append($0) } }
         let pageTypes = try database.query(
             "SELECT page_type, page_count FROM run_page_types WHERE run_id = ? ORDER BY page_count DESC, page_type", [runValue]
         ) { GroupCount(name: $0.string(0), pages: $0.int(1)) }
@@ -291,9 +219,87 @@ private struct TrendQueries {
             [runValue, .text(NotAudited.clientRendered), .integer(Int64(LatestRun.clientRenderedListLimit))]
         ) { ClientRenderedPage(url: $0.string(0), signals: ($0.optionalString(1) ?? "").split(separator: "\n").map(String.init)) }
         return LatestRun(
-            runId: run.id, openIssues: issues, pageTypes: pageTypes, components: components,
-            pages: includePages ? try pages(of: run.id) : [], clientRenderedPages: clientRendered
+            runId: run, openIssues: issues, pageTypes: pageTypes, components: components,
+            pages: options.includePages ? try pages(of: run) : [], clientRenderedPages: clientRendered
         )
+    }
+
+    /// The open issues of `run`, violations first, then by impact and pages, ordered by the
+    /// database: what is held at a time is one issue, the database's sort (which goes to a
+    /// temporary file beyond the connection's cache) and an issue id and two run positions an issue.
+    func forEachOpenIssue(of run: RunID, previous: RunID?, _ body: (OpenIssue) throws -> Void) throws {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        // Complete runs up to this one, oldest first, and for each open issue the positions of
+        // the runs that had it: its first run ever, and where its current streak began.
+        let completeRuns = try database.query(
+            "SELECT id, started_at FROM runs WHERE status = 'complete' AND id <= ? ORDER BY id", [runValue]
+        ) { (RunID($0.int64(0)), Date(timeIntervalSince1970: $0.double(1))) }
+        let positions = Dictionary(uniqueKeysWithValues: completeRuns.enumerated().map { ($0.element.0, $0.offset) })
+        var firstSeen: [Int64: (streak: Int32, ever: Int32)] = [:]
+        var issue: Int64?
+        var seen: [Int] = []
+        func settle() {
+            guard let issue, !seen.isEmpty else { return }
+            let sorted = seen.sorted(by: >)
+            var streak = sorted[0]
+            for position in sorted.dropFirst() where position == streak - 1 { streak = position }
+            firstSeen[issue] = (Int32(streak), Int32(sorted[sorted.count - 1]))
+        }
+        try database.forEachRow(
+            """
+            SELECT now.issue_id, seen.run_id
+            FROM run_issues AS now JOIN run_issues AS seen ON seen.issue_id = now.issue_id AND seen.run_id <= now.run_id
+            WHERE now.run_id = ? ORDER BY now.issue_id
+            """,
+            [runValue]
+        ) { row in
+            if row.int64(0) != issue {
+                settle()
+                issue = row.int64(0)
+                seen.removeAll(keepingCapacity: true)
+            }
+            if let position = positions[RunID(row.int64(1))] { seen.append(position) }
+        }
+        settle()
+        let impactRank: SQL = "CASE now.impact WHEN 'critical' THEN 3 WHEN 'serious' THEN 2 WHEN 'moderate' THEN 1 ELSE 0 END"
+        try database.forEachRow(
+            """
+            SELECT issue.issue_key, now.rule_id, now.impact, now.outcome, now.owner, now.page_type,
+                   now.component_key, now.instances, now.findings,
+                   pages.url, detail.target, detail.snippet, detail.message, detail.evidence, now.issue_id,
+                   EXISTS (SELECT 1 FROM run_issues AS before WHERE before.run_id = ? AND before.issue_id = now.issue_id),
+                   origin.first_seen_run_id, origin.first_seen_at, origin.streak_run_id, origin.streak_started_at
+            FROM run_issues AS now
+            JOIN issue_keys AS issue ON issue.id = now.issue_id
+            JOIN findings ON findings.id = now.example_finding_id
+            JOIN finding_details AS detail ON detail.id = findings.detail_id
+            JOIN pages ON pages.id = findings.page_id
+            LEFT JOIN issue_origins AS origin ON origin.issue_key = issue.issue_key
+            WHERE now.run_id = ?
+            ORDER BY now.outcome = 'violation' DESC, \(impactRank) DESC, now.instances DESC, now.rule_id, issue.issue_key
+            """,
+            [previous.map { .integer($0.rawValue) } ?? .null, runValue]
+        ) { row in
+            let latest = completeRuns.count - 1
+            let seen = firstSeen[row.int64(14)].map { (Int($0.streak), Int($0.ever)) } ?? (latest, latest)
+            var (streak, ever) = (completeRuns[max(0, seen.0)], completeRuns[max(0, seen.1)])
+            // An issue that began in runs a prune deleted: where it began is kept apart.
+            if !row.isNull(16) {
+                ever = (RunID(row.int64(16)), Date(timeIntervalSince1970: row.double(17)))
+                // Only a streak that reaches the oldest run left can go on into the deleted ones.
+                if seen.0 == 0, !row.isNull(18) { streak = (RunID(row.int64(18)), Date(timeIntervalSince1970: row.double(19))) }
+            }
+            try body(OpenIssue(
+                issueKey: row.string(0), ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), owner: row.optionalString(4),
+                pageType: row.optionalString(5), component: row.optionalString(6), pageCount: row.int(7), findingCount: row.int(8),
+                firstSeenRunId: streak.0, firstSeenAt: streak.1, firstSeenEverRunId: ever.0, firstSeenEverAt: ever.1,
+                isNew: previous != nil && row.int(15) == 0,
+                example: IssueExample(
+                    url: row.string(9), target: row.string(10), snippet: row.string(11), message: row.string(12),
+                    evidence: try row.optionalString(13).map(RunStore.evidence(fromJSON:))
+                )
+            ))
+        }
     }
 
     private func pages(of run: RunID) throws -> [PageDrillDown] {

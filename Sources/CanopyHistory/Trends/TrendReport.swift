@@ -5,8 +5,9 @@ import Foundation
 /// A site's accessibility over its complete runs, and the open issues of the latest one.
 ///
 /// The JSON form (`jsonData()`, in CanopyReports) is an interface for dashboards: field names are camelCase and
-/// stable, dates ISO 8601, and docs/trend-json.md documents every field. Add fields; do not
-/// rename or remove them without raising `formatVersion`.
+/// stable, dates ISO 8601, and docs/trend-json.md documents every field. Add fields (to
+/// CanopyReports' `TrendJSONWriter` too, which writes them a piece at a time); do not rename or
+/// remove them without raising `formatVersion`.
 public struct TrendReport: Codable, Sendable, Equatable {
     /// The version of this JSON shape.
     public var formatVersion: Int

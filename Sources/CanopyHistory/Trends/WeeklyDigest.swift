@@ -90,7 +90,16 @@ public struct WeeklyDigest: Codable, Sendable, Equatable {
     /// The digest of the trend's latest run, or nil when no run is complete. `details` comes from
     /// `RunStore.digestDetails`; lists are cut to `listLimit` entries.
     public init?(trend: TrendReport, details: DigestDetails, site: String, listLimit: Int = 10) {
+        var openIssues = OpenIssueLists(listLimit: listLimit)
+        for issue in trend.latest?.openIssues ?? [] { openIssues.add(issue) }
+        self.init(trend: trend, openIssues: openIssues, details: details, site: site)
+    }
+
+    /// The same, with the latest run's open issues gathered apart (`RunStore.forEachOpenIssue`),
+    /// for a trend read without them.
+    public init?(trend: TrendReport, openIssues: OpenIssueLists, details: DigestDetails, site: String) {
         guard let run = trend.runs.last, let latest = trend.latest else { return nil }
+        let listLimit = openIssues.listLimit
         self.site = site
         runId = run.runId
         startedAt = run.startedAt
@@ -106,28 +115,13 @@ public struct WeeklyDigest: Codable, Sendable, Equatable {
                 previousViolationIssues: comparison.fixedIssues + comparison.persistingIssues, caveats: comparison.changes
             )
         }
-        let openViolations = latest.openIssues.filter { $0.outcome == "violation" }
-        var groups: [String: NewIssueGroup] = [:]
-        for issue in openViolations where issue.isNew {
-            let key = [issue.ruleId, issue.component ?? "", issue.pageType ?? ""].joined(separator: "\u{1F}")
-            groups[key, default: NewIssueGroup(
-                ruleId: issue.ruleId, impact: issue.impact, pageType: issue.component == nil ? issue.pageType : nil, component: issue.component,
-                issues: [], pages: 0
-            )].issues.append(Self.digestIssue(issue))
-            groups[key]?.pages += issue.pageCount
-        }
         let rank = ["critical": 3, "serious": 2, "moderate": 1, "minor": 0]
-        newIssues = groups.values.sorted {
+        newIssues = Array(openIssues.newIssueGroups.values.sorted {
             (rank[$0.impact, default: 0], $0.pages, $1.ruleId, $1.component ?? $1.pageType ?? "") > (rank[$1.impact, default: 0], $1.pages, $0.ruleId, $0.component ?? $0.pageType ?? "")
         }
-        .prefix(listLimit).map { group in
-            var group = group
-            group.issues = Array(group.issues.sorted { ($0.pages, $1.issueKey) > ($1.pages, $0.issueKey) }.prefix(listLimit))
-            return group
-        }
+        .prefix(listLimit))
         biggestFixes = Array(details.fixedIssues.prefix(listLimit))
-        oldestOpen = Array(openViolations.sorted { ($0.firstSeenAt, $1.pageCount, $0.issueKey) < ($1.firstSeenAt, $0.pageCount, $1.issueKey) }
-            .prefix(listLimit).map(Self.digestIssue))
+        oldestOpen = openIssues.oldestOpen
         coverage = CoverageChange(
             vanishedPages: details.vanishedPages.count, vanishedExamples: Array(details.vanishedPages.prefix(listLimit)),
             failedPages: details.failedPages.count, newlyFailedPages: details.newlyFailed,
@@ -138,7 +132,49 @@ public struct WeeklyDigest: Codable, Sendable, Equatable {
         )
     }
 
-    private static func digestIssue(_ issue: OpenIssue) -> DigestIssue {
+    /// What the digest takes from the latest run's open violations, gathered one issue at a time:
+    /// the new ones by rule and place, and the oldest. Only `listLimit` issues of each list are
+    /// kept (with every group's page total), so a site with 100,000 issues costs what one with
+    /// a hundred does.
+    public struct OpenIssueLists: Sendable {
+        public let listLimit: Int
+        /// By rule, component and page type; each group's `issues` the ones with the most pages.
+        fileprivate var newIssueGroups: [String: NewIssueGroup] = [:]
+        /// By the start of their current streak, oldest first.
+        fileprivate var oldestOpen: [DigestIssue] = []
+
+        public init(listLimit: Int = 10) {
+            self.listLimit = listLimit
+        }
+
+        public mutating func add(_ issue: OpenIssue) {
+            guard issue.outcome == "violation" else { return }
+            let digestIssue = WeeklyDigest.digestIssue(issue)
+            if issue.isNew {
+                let key = [issue.ruleId, issue.component ?? "", issue.pageType ?? ""].joined(separator: "\u{1F}")
+                var group = newIssueGroups[key] ?? NewIssueGroup(
+                    ruleId: issue.ruleId, impact: issue.impact, pageType: issue.component == nil ? issue.pageType : nil, component: issue.component,
+                    issues: [], pages: 0
+                )
+                group.pages += issue.pageCount
+                Self.keep(digestIssue, in: &group.issues, limit: listLimit) { ($0.pages, $1.issueKey) > ($1.pages, $0.issueKey) }
+                newIssueGroups[key] = group
+            }
+            Self.keep(digestIssue, in: &oldestOpen, limit: listLimit) { left, right in
+                (left.firstSeenAt ?? .distantPast, right.pages, left.issueKey) < (right.firstSeenAt ?? .distantPast, left.pages, right.issueKey)
+            }
+        }
+
+        /// Puts `issue` in its place in `list`, sorted by `precedes`, and keeps the first `limit`.
+        private static func keep(_ issue: DigestIssue, in list: inout [DigestIssue], limit: Int, by precedes: (DigestIssue, DigestIssue) -> Bool) {
+            let index = list.firstIndex { precedes(issue, $0) } ?? list.endIndex
+            guard index < limit else { return }
+            list.insert(issue, at: index)
+            if list.count > limit { list.removeLast() }
+        }
+    }
+
+    fileprivate static func digestIssue(_ issue: OpenIssue) -> DigestIssue {
         DigestIssue(
             issueKey: issue.issueKey, ruleId: issue.ruleId, impact: issue.impact, pageType: issue.pageType, component: issue.component,
             owner: issue.owner, pages: issue.pageCount, firstSeenAt: issue.firstSeenAt, exampleUrl: issue.example.url

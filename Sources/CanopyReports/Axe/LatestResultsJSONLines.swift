@@ -21,38 +21,32 @@ public struct LatestResultsJSONLines: Sendable {
 
     /// The lines of `run`, each ending in a line feed.
     public func render(run: StoredRun) throws -> Data {
-        var data = Data()
-        try write(run: run) { data.append($0) }
-        return data
+        let output = InMemorySink()
+        try write(run: run, to: output)
+        return Data(output.bytes)
     }
 
-    /// The lines of `run` handed to `output` in pieces of about a megabyte, read from the store a
+    /// The lines of `run` handed to `sink` in pieces of about a megabyte, read from the store a
     /// page at a time: for a 100,000-page run they are gigabytes, never held whole.
-    public func write(run: StoredRun, to output: (Data) throws -> Void) throws {
+    func write(run: StoredRun, to sink: ByteSink) throws {
         let writer = AxeJSONLineWriter(ruleIDs: run.ruleIDs)
         let timestamp = AxeTimestamp.string(run.startedAt)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(Self.chunkSize + 64 * 1024)
+        var output = ChunkedOutput(sink: sink)
         try store.forEachPageResult(run: run.id) { page, findings, passes in
             // Every audited page has a finding or a pass (html-has-lang and document-title apply to
             // any document); a page with neither was fetched but not audited (not HTML, a redirect).
             if let notAudited = page.notAudited, notAudited.reason == NotAudited.clientRendered {
                 // No axe result: its shell was not audited, and "no violations" would claim it was.
-                Self.appendNotAuditedLine(url: page.url, timestamp: timestamp, notAudited, to: &buffer)
+                Self.appendNotAuditedLine(url: page.url, timestamp: timestamp, notAudited, to: &output.bytes)
             } else {
                 guard page.error == nil, page.notAudited == nil, !findings.isEmpty || !passes.isEmpty else { return }
-                writer.appendLine(url: page.url, timestamp: timestamp, findings: findings.map(\.finding), passingRules: Set(passes.keys), to: &buffer)
+                writer.appendLine(url: page.url, timestamp: timestamp, findings: findings.map(\.finding), passingRules: Set(passes.keys), to: &output.bytes)
             }
-            buffer.append(0x0A)
-            if buffer.count >= Self.chunkSize {
-                try output(Data(buffer))
-                buffer.removeAll(keepingCapacity: true)
-            }
+            output.bytes.append(0x0A)
+            try output.flushIfFull()
         }
-        if !buffer.isEmpty { try output(Data(buffer)) }
+        try output.flush()
     }
-
-    private static let chunkSize = 1 << 20
 
     /// `{"notAudited":{"details":[…],"reason":"client-rendered"},"timestamp":…,"url":…}`, keys sorted as in the axe lines.
     static func appendNotAuditedLine(url: String, timestamp: String, _ notAudited: NotAudited, to json: inout [UInt8]) {

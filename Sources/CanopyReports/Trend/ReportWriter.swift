@@ -28,7 +28,8 @@ public struct ReportWriter: Sendable {
         /// Full paths, in the order written (the HTML report first).
         public var files: [String]
         public var htmlPath: String
-        /// The trend written, without `latest.pages`: trend.json has them, written page by page.
+        /// The trend written, without `latest.pages` and `latest.openIssues`: trend.json has them,
+        /// written one at a time (`RunStore.trendReport` reads them whole).
         public var trend: TrendReport
         /// The latest run's digest; nil while no run is complete.
         public var digest: WeeklyDigest?
@@ -48,44 +49,66 @@ public struct ReportWriter: Sendable {
         self.now = now
     }
 
-    /// Memory stays flat however many pages the latest run has: the trend is read without its
-    /// pages, the HTML drill-down takes only the pages it shows, and the files that list every
-    /// page (trend.json, latest-results.jsonl) are written a page at a time.
+    /// Memory stays flat however many pages and issues the latest run has: the trend is read
+    /// without its pages and open issues, the HTML takes only the pages and issues it shows, and the
+    /// files that list every page or issue are written one at a time. The open issues are read once
+    /// and go to every file that uses them as they come: trend.json and open-issues.csv whole, and
+    /// what index.html, open-issues.sarif and the digest keep of them.
     @discardableResult
     public func write(to folder: String) throws -> Output {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let trend = try store.trendReport(options: TrendOptions(includePages: false), generatedAt: now())
-        let latestRun = try trend.latest.flatMap { try store.run($0.runId) }
-        let drillDown = try trend.latest.map { try store.drillDownPages(run: $0.runId, limit: limits.drillDownPages) }
-        let html = TrendHTMLReport(report: trend, siteName: Self.siteName(of: latestRun), limits: limits, drillDown: drillDown).render()
+        let trend = try store.trendReport(options: TrendOptions(includePages: false, includeOpenIssues: false), generatedAt: now())
+        let run = trend.latest?.runId
+        let latestRun = try run.flatMap { try store.run($0) }
+        let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages) }
+        func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
 
-        var files: [String] = []
-        func put(_ name: String, _ write: ((Data) throws -> Void) throws -> Void) throws {
-            let path = (folder as NSString).appendingPathComponent(name)
-            try StreamedFile.write(path, write)
-            files.append(path)
+        let trendFile = try ReportFile(path: path(Self.trendFile)), csvFile = try ReportFile(path: path(Self.csvFile))
+        var trendJSON = TrendJSONWriter(report: trend, sink: trendFile)
+        var csv = OpenIssuesCSVWriter(sink: csvFile)
+        var sarif = OpenIssuesSARIFWriter(run: run)
+        var digestIssues = WeeklyDigest.OpenIssueLists()
+        var shownIssues: [OpenIssue] = [], openIssueCount = 0
+        if let run {
+            try store.forEachOpenIssue(run: run) { issue in
+                try trendJSON.add(issue)
+                csv.add(issue)
+                try csv.flushIfFull()
+                sarif.add(issue)
+                digestIssues.add(issue)
+                if shownIssues.count < limits.openIssues { shownIssues.append(issue) }
+                openIssueCount += 1
+            }
         }
-        try put(Self.htmlFile) { try $0(Data(html.utf8)) }
-        try put(Self.trendFile) { output in
-            try trend.writeJSON(pages: { body in
-                if let run = trend.latest?.runId { try store.forEachDrillDownPage(run: run, body) }
-            }, to: output)
+        var html = TrendHTMLReport(
+            report: trend, siteName: Self.siteName(of: latestRun), limits: limits, drillDown: drillDown, openIssues: (openIssueCount, shownIssues)
+        ).render()
+        try ReportFile.write(path(Self.htmlFile)) { file in try html.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) } }
+        try trendJSON.finish(pages: { body in
+            if let run { try store.forEachDrillDownPage(run: run, body) }
+        })
+        try trendFile.commit()
+        try csv.finish()
+        try csvFile.commit()
+        try ReportFile.write(path(Self.resultsFile)) { file in
+            if let latestRun { try LatestResultsJSONLines(store: store).write(run: latestRun, to: file) }
         }
-        try put(Self.csvFile) { try $0(Data(OpenIssuesCSV(report: trend).render().utf8)) }
-        try put(Self.resultsFile) { output in
-            if let latestRun { try LatestResultsJSONLines(store: store).write(run: latestRun, to: output) }
-        }
-        try put(Self.sarifFile) { try $0(try OpenIssuesSARIF(report: trend).render()) }
+        try ReportFile.write(path(Self.sarifFile)) { try sarif.write(to: $0) }
+        var files = [Self.htmlFile, Self.trendFile, Self.csvFile, Self.resultsFile, Self.sarifFile].map(path)
+
         var digest: WeeklyDigest?, digestMarkdown: String?
         if let latest = trend.runs.last {
             let details = try store.digestDetails(run: latest.runId, previous: latest.comparison?.previousRunId)
-            digest = WeeklyDigest(trend: trend, details: details, site: Self.siteName(of: latestRun))
+            digest = WeeklyDigest(trend: trend, openIssues: digestIssues, details: details, site: Self.siteName(of: latestRun))
         }
         if let digest {
             let markdown = DigestMarkdown(digest: digest, reportLink: reportLink).render()
             digestMarkdown = markdown
-            try put(Self.digestFile) { try $0(Data(markdown.utf8)) }
-            try put(Self.digestJSONFile) { try $0(try digest.jsonData()) }
+            // digest.json is a few kilobytes whatever the site (its lists are cut to ten), so JSONEncoder writes it.
+            let json = try digest.jsonData()
+            try ReportFile.write(path(Self.digestFile)) { try $0.write(Array(markdown.utf8)) }
+            try ReportFile.write(path(Self.digestJSONFile)) { file in try json.withUnsafeBytes { try file.write($0) } }
+            files += [Self.digestFile, Self.digestJSONFile].map(path)
         }
         return Output(files: files, htmlPath: files[0], trend: trend, digest: digest, digestMarkdown: digestMarkdown)
     }
@@ -95,28 +118,5 @@ public struct ReportWriter: Sendable {
         guard let start = run?.startURLs.first else { return "the site" }
         guard let components = URLComponents(string: start), let host = components.host, !host.isEmpty else { return start }
         return components.port.map { "\(host):\($0)" } ?? host
-    }
-}
-
-/// A file written in pieces under a temporary name and renamed when complete, so that a dashboard
-/// or a browser never reads half a file while a report is being written.
-enum StreamedFile {
-    static func write(_ path: String, _ produce: ((Data) throws -> Void) throws -> Void) throws {
-        let temporary = path + ".partial-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary]) }
-        do {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-            do {
-                try produce { try handle.write(contentsOf: $0) }
-                try handle.close()
-            } catch {
-                try? handle.close()
-                throw error
-            }
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
     }
 }

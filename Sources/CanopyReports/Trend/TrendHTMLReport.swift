@@ -39,12 +39,19 @@ public struct TrendHTMLReport: Sendable {
     /// The latest run's page count and the pages to choose the drill-down from; nil takes
     /// `report.latest.pages` (`RunStore.drillDownPages` gives them without reading every page).
     public let drillDown: (total: Int, pages: [PageDrillDown])?
+    /// How many open issues the latest run has and the first of them (at least `limits.openIssues`);
+    /// nil takes `report.latest.openIssues` (`RunStore.forEachOpenIssue` gives them without holding them all).
+    public let openIssues: (total: Int, first: [OpenIssue])?
 
-    public init(report: TrendReport, siteName: String, limits: Limits = Limits(), drillDown: (total: Int, pages: [PageDrillDown])? = nil) {
+    public init(
+        report: TrendReport, siteName: String, limits: Limits = Limits(), drillDown: (total: Int, pages: [PageDrillDown])? = nil,
+        openIssues: (total: Int, first: [OpenIssue])? = nil
+    ) {
         self.report = report
         self.siteName = siteName
         self.limits = limits
         self.drillDown = drillDown
+        self.openIssues = openIssues
     }
 
     static let impactColors: [(impact: String, color: String)] = [
@@ -63,7 +70,9 @@ public struct TrendHTMLReport: Sendable {
             page.whereIssuesAre(latestTrend, latest: report.latest)
             page.coverage(latestTrend, latest: report.latest, runs: report.runs)
             if let latest = report.latest {
-                page.openIssues(latest.openIssues, limit: limits.openIssues)
+                page.openIssues(
+                    openIssues?.first ?? latest.openIssues, total: openIssues?.total ?? latest.openIssues.count, limit: limits.openIssues
+                )
                 page.drillDown(drillDown?.pages ?? latest.pages, total: drillDown?.total ?? latest.pages.count, limits: limits)
             }
         } else {
@@ -463,16 +472,16 @@ private struct HTMLPage {
 
     // MARK: Open issues
 
-    mutating func openIssues(_ issues: [OpenIssue], limit: Int) {
+    mutating func openIssues(_ issues: [OpenIssue], total: Int, limit: Int) {
         raw("<section id=\"issues\">\n<h2>Open issues</h2>\n")
-        guard !issues.isEmpty else {
+        guard total > 0 else {
             raw("<p>None in the latest run.</p>\n</section>\n")
             return
         }
         let shown = issues.prefix(limit)
-        raw("<p>\(issues.count) open \(issues.count == 1 ? "issue" : "issues"): violations first, then by impact and number of pages. Each issue is one problem however many pages have it; the example is one of them.")
-        if shown.count < issues.count {
-            raw(" This table shows the first \(shown.count); <a href=\"open-issues.csv\">open-issues.csv</a> and trend.json list all \(issues.count).")
+        raw("<p>\(total) open \(total == 1 ? "issue" : "issues"): violations first, then by impact and number of pages. Each issue is one problem however many pages have it; the example is one of them.")
+        if shown.count < total {
+            raw(" This table shows the first \(shown.count); <a href=\"open-issues.csv\">open-issues.csv</a> and trend.json list all \(total).")
         }
         raw("</p>\n<table class=\"issues\">\n<caption>Open issues of the latest run</caption>\n<thead><tr>")
         raw("<th scope=\"col\">Rule</th><th scope=\"col\">Impact</th><th scope=\"col\" class=\"number\">Pages</th><th scope=\"col\">First seen</th><th scope=\"col\">Owner</th><th scope=\"col\">Component or page type</th><th scope=\"col\">Example: target, markup and page</th>")

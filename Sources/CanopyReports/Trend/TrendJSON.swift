@@ -1,89 +1,289 @@
 import CanopyHistory
+import CanopyRules
+import CanopyStore
 import Foundation
 
 /// trend.json: the trend report for dashboards (docs/trend-json.md).
 extension TrendReport {
-    /// The report as JSON: sorted keys, ISO 8601 dates.
+    /// The report as JSONEncoder would write it (sorted keys, ISO 8601 dates), in memory, with the
+    /// issues and pages it holds; `ReportWriter` writes trend.json a piece at a time instead.
     public func jsonData(prettyPrinted: Bool = true) throws -> Data {
-        try Self.encoder(prettyPrinted: prettyPrinted).encode(self)
-    }
-
-    /// The one encoder configuration of the report: `writeJSON` splices pages into `jsonData()`'s
-    /// text, so both must encode alike.
-    private static func encoder(prettyPrinted: Bool) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    /// The same bytes as `jsonData()` with `latest.pages` replaced by the pages `forEachPage`
-    /// gives, written in pieces as they come: for a run of 100,000 pages the drill-down is tens of
-    /// megabytes of JSON, and encoding it whole took several times that in memory.
-    public func writeJSON(
-        pages forEachPage: ((PageDrillDown) throws -> Void) throws -> Void, to write: (Data) throws -> Void
-    ) throws {
-        guard latest != nil else { return try write(try jsonData()) }
-        let encoder = Self.encoder(prettyPrinted: true)
-        // The report with one placeholder page; its text, found in the whole, marks where the
-        // pages go and how deep they are indented.
-        let marker = PageDrillDown(url: "canopy-placeholder-\(UUID().uuidString)", findings: [])
-        var withMarker = self
-        withMarker.latest?.pages = [marker]
-        let whole = try withMarker.jsonData()
-        let markerText = try encoder.encode(marker)
-        var found: (range: Range<Data.Index>, indent: Data)?
-        for depth in 0...8 {
-            let indent = Data(String(repeating: " ", count: depth * 2).utf8)
-            if let range = whole.range(of: Self.indented(markerText, by: indent)) {
-                found = (range, indent)
-                break
-            }
-        }
-        guard let (range, indent) = found else { throw CocoaError(.coderInvalidValue) }
-        try write(whole[..<range.lowerBound])
-        var buffer = Data()
-        var first = true
-        // Neither closure outlives this call; the compiler cannot tell that one calls the other.
-        try withoutActuallyEscaping(write) { write in
-            try forEachPage { page in
-                if !first { buffer.append(contentsOf: ",\n".utf8) }
-                first = false
-                buffer.append(Self.indented(try encoder.encode(page), by: indent))
-                if buffer.count >= 1 << 20 {
-                    try write(buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-        }
-        try write(buffer)
-        try write(whole[range.upperBound...])
-    }
-
-    /// Pretty-printed JSON of a value nested `indent` deep, as the encoder writes it inside a report.
-    /// Empty lines (inside an empty array) stay empty, as the encoder leaves them.
-    private static func indented(_ json: Data, by indent: Data) -> Data {
-        // Line by line, not byte by byte: byte-wise appends to Data were a visible part of the
-        // end of a crawl (perf, java.base).
-        let bytes = [UInt8](json), indentBytes = [UInt8](indent)
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count + bytes.count / 4)
-        var start = 0
-        while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            if end > start {
-                result.append(contentsOf: indentBytes)
-                result.append(contentsOf: bytes[start..<end])
-            }
-            if end < bytes.count { result.append(UInt8(ascii: "\n")) }
-            start = end + 1
-        }
-        return Data(result)
+        try TrendJSONWriter.data(self, pretty: prettyPrinted)
     }
 
     public static func decode(_ data: Data) throws -> TrendReport {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(TrendReport.self, from: data)
+    }
+}
+
+/// Writes trend.json as JSONEncoder would (tests hold the two to the same bytes), a piece at a
+/// time: the runs and the short lists from the report, the open issues and the pages one at a
+/// time as the store reads them, so neither list is ever held whole (a 10,000-page site has over
+/// 100,000 open issues).
+///
+/// `init` writes everything up to the open issues, `add` each issue in the trend's order, and
+/// `finish` the rest; when no run is complete there are no issues and `finish` only closes.
+struct TrendJSONWriter {
+    private var json: JSONStreamWriter
+    private let report: TrendReport
+
+    init(report: TrendReport, pretty: Bool = true, sink: ByteSink?) {
+        self.report = report
+        json = JSONStreamWriter(pretty: pretty, sink: sink)
+        // Keys in the order `.sortedKeys` gives them, here and in every writer below.
+        json.beginObject()
+        json.member("formatVersion", report.formatVersion)
+        json.member("generatedAt", report.generatedAt)
+        guard let latest = report.latest else { return }
+        json.key("latest")
+        json.beginObject()
+        json.key("clientRenderedPages")
+        json.beginArray()
+        for page in latest.clientRenderedPages {
+            json.beginObject()
+            json.member("signals", page.signals)
+            json.member("url", page.url)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("components")
+        json.write(latest.components)
+        json.key("openIssues")
+        json.beginArray()
+    }
+
+    /// The next open issue of the latest run.
+    mutating func add(_ issue: OpenIssue) throws {
+        try json.write(issue)
+        try json.flushIfFull()
+    }
+
+    /// The latest run's pages from `forEachPage`, then the runs.
+    mutating func finish(pages forEachPage: ((PageDrillDown) throws -> Void) throws -> Void) throws {
+        if let latest = report.latest {
+            json.endArray()
+            json.key("pageTypes")
+            json.write(latest.pageTypes)
+            json.key("pages")
+            json.beginArray()
+            try forEachPage { page in
+                json.write(page)
+                try json.flushIfFull()
+            }
+            json.endArray()
+            json.member("runId", Int(latest.runId.rawValue))
+            json.endObject()
+        }
+        json.key("runs")
+        json.beginArray()
+        for run in report.runs {
+            json.write(run)
+            try json.flushIfFull()
+        }
+        json.endArray()
+        json.endObject()
+        try json.finish()
+    }
+
+    /// The whole report with the issues and pages it holds, in memory (tests, small reports).
+    static func data(_ report: TrendReport, pretty: Bool = true) throws -> Data {
+        var writer = TrendJSONWriter(report: report, pretty: pretty, sink: nil)
+        for issue in report.latest?.openIssues ?? [] { try writer.add(issue) }
+        try writer.finish { body in
+            for page in report.latest?.pages ?? [] { try body(page) }
+        }
+        return Data(writer.json.bytes)
+    }
+}
+
+extension JSONStreamWriter {
+    mutating func write(_ issue: OpenIssue) throws {
+        beginObject()
+        member("component", issue.component)
+        key("example")
+        beginObject()
+        if let evidence = issue.example.evidence {
+            key("evidence")
+            try write(evidence)
+        }
+        member("message", issue.example.message)
+        member("snippet", issue.example.snippet)
+        member("target", issue.example.target)
+        member("url", issue.example.url)
+        endObject()
+        member("findingCount", issue.findingCount)
+        member("firstSeenAt", issue.firstSeenAt)
+        member("firstSeenEverAt", issue.firstSeenEverAt)
+        member("firstSeenEverRunId", Int(issue.firstSeenEverRunId.rawValue))
+        member("firstSeenRunId", Int(issue.firstSeenRunId.rawValue))
+        member("impact", issue.impact)
+        member("isNew", issue.isNew)
+        member("issueKey", issue.issueKey)
+        member("outcome", issue.outcome)
+        member("owner", issue.owner)
+        member("pageCount", issue.pageCount)
+        member("pageType", issue.pageType)
+        member("ruleId", issue.ruleId)
+        endObject()
+    }
+
+    mutating func write(_ evidence: [String: EvidenceValue]) throws {
+        beginObject()
+        for (name, value) in evidence.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            key(name)
+            switch value {
+            case .text(let text): string(text)
+            case .number(let number): try double(number)
+            }
+        }
+        endObject()
+    }
+
+    mutating func write(_ page: PageDrillDown) {
+        beginObject()
+        member("error", page.error)
+        member("finalUrl", page.finalUrl)
+        key("findings")
+        beginArray()
+        for finding in page.findings {
+            beginObject()
+            member("component", finding.component)
+            member("impact", finding.impact)
+            member("issueKey", finding.issueKey)
+            member("outcome", finding.outcome)
+            member("owner", finding.owner)
+            member("ruleId", finding.ruleId)
+            member("target", finding.target)
+            endObject()
+        }
+        endArray()
+        member("notAudited", page.notAudited)
+        member("pageType", page.pageType)
+        member("statusCode", page.statusCode)
+        member("title", page.title)
+        member("url", page.url)
+        endObject()
+    }
+
+    mutating func write(_ counts: [GroupCount]) {
+        beginArray()
+        for group in counts {
+            beginObject()
+            member("name", group.name)
+            member("pages", group.pages)
+            endObject()
+        }
+        endArray()
+    }
+
+    mutating func write(_ run: RunTrend) {
+        beginObject()
+        key("byComponent")
+        write(run.byComponent)
+        key("byImpact")
+        write(run.byImpact)
+        key("byOwner")
+        beginArray()
+        for owner in run.byOwner {
+            beginObject()
+            member("firstParty", owner.firstParty)
+            member("instances", owner.instances)
+            member("issues", owner.issues)
+            member("owner", owner.owner)
+            endObject()
+        }
+        endArray()
+        key("byPageType")
+        write(run.byPageType)
+        key("byRule")
+        beginArray()
+        for rule in run.byRule {
+            beginObject()
+            member("findings", rule.findings)
+            member("instances", rule.instances)
+            member("issues", rule.issues)
+            member("passes", rule.passes)
+            member("ruleId", rule.ruleId)
+            endObject()
+        }
+        endArray()
+        member("canopyVersion", run.canopyVersion)
+        if let comparison = run.comparison {
+            key("comparison")
+            write(comparison)
+        }
+        key("coverage")
+        write(run.coverage)
+        member("endedAt", run.endedAt)
+        key("needsReview")
+        write(run.needsReview)
+        member("ruleSetName", run.ruleSetName)
+        member("runId", Int(run.runId.rawValue))
+        member("startedAt", run.startedAt)
+        key("violations")
+        write(run.violations)
+        endObject()
+    }
+
+    mutating func write(_ groups: [GroupTotals]) {
+        beginArray()
+        for group in groups {
+            beginObject()
+            member("instances", group.instances)
+            member("issues", group.issues)
+            member("name", group.name)
+            endObject()
+        }
+        endArray()
+    }
+
+    mutating func write(_ totals: IssueTotals) {
+        beginObject()
+        member("findings", totals.findings)
+        member("instances", totals.instances)
+        member("issues", totals.issues)
+        endObject()
+    }
+
+    mutating func write(_ comparison: RunComparison) {
+        beginObject()
+        member("canopyVersionChanged", comparison.canopyVersionChanged)
+        member("changes", comparison.changes)
+        member("configChanged", comparison.configChanged)
+        member("fixedInstances", comparison.fixedInstances)
+        member("fixedIssues", comparison.fixedIssues)
+        member("newInstances", comparison.newInstances)
+        member("newIssues", comparison.newIssues)
+        member("persistingInstances", comparison.persistingInstances)
+        member("persistingIssues", comparison.persistingIssues)
+        member("previousRunId", Int(comparison.previousRunId.rawValue))
+        member("ruleSetChanged", comparison.ruleSetChanged)
+        member("rulesAdded", comparison.rulesAdded)
+        member("rulesRemoved", comparison.rulesRemoved)
+        endObject()
+    }
+
+    mutating func write(_ coverage: RunCoverage) {
+        beginObject()
+        member("crawled", coverage.crawled)
+        member("errors", coverage.errors)
+        member("failed", coverage.failed)
+        member("framesAudited", coverage.framesAudited)
+        member("framesSkipped", coverage.framesSkipped)
+        member("notAudited", coverage.notAudited)
+        member("planned", coverage.planned)
+        member("skippedByRobots", coverage.skippedByRobots)
+        member("skippedByScope", coverage.skippedByScope)
+        if let stylesheets = coverage.stylesheets {
+            key("stylesheets")
+            beginObject()
+            member("failed", stylesheets.failed)
+            member("loaded", stylesheets.loaded)
+            member("missing", stylesheets.missing)
+            endObject()
+        }
+        endObject()
     }
 }

@@ -1,0 +1,274 @@
+import Foundation
+
+/// JSON written as it is produced, into a reusable buffer handed to a sink in pieces: the bytes
+/// JSONEncoder writes with `.sortedKeys` and `.withoutEscapingSlashes` (and `.prettyPrinted` when
+/// `pretty`), with dates as `.iso8601` writes them, without building the document first.
+///
+/// Why not JSONEncoder: it builds a tree of the whole value, then the whole text, before a byte
+/// reaches the file. For trend.json of java.base (38,000 open issues) that was a third of
+/// `canopy report`'s time and most of its peak memory (perf and heaptrack, docs/benchmarks.md).
+/// Small, fixed-size outputs (digest.json) still use JSONEncoder.
+///
+/// Keys are written in the order given: callers give them sorted by their UTF-8 bytes, as
+/// `.sortedKeys` orders them (debug builds check it); `value(_:)` sorts the keys of a `JSONValue`.
+/// Tests hold every writer built on this to JSONEncoder's bytes.
+struct JSONStreamWriter {
+    var output: ChunkedOutput
+    let pretty: Bool
+    /// Per open container: whether it is an array, and whether it has an element yet.
+    private var containers: [(isArray: Bool, isEmpty: Bool)] = []
+    private var dates: [Date: [UInt8]] = [:]
+    #if DEBUG
+    private var lastKeys: [[UInt8]?] = []
+    #endif
+
+    init(pretty: Bool, sink: ByteSink?) {
+        self.pretty = pretty
+        output = ChunkedOutput(sink: sink)
+    }
+
+    /// Everything written, when there is no sink.
+    var bytes: [UInt8] { output.bytes }
+
+    mutating func flushIfFull() throws { try output.flushIfFull() }
+
+    /// Hands on the rest; the document must be complete.
+    mutating func finish() throws {
+        assert(containers.isEmpty, "JSON finished with a container open")
+        try output.flush()
+    }
+
+    // MARK: Containers
+
+    mutating func beginObject() {
+        beforeValue()
+        output.bytes.append(UInt8(ascii: "{"))
+        open(isArray: false)
+    }
+
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    mutating func beginArray() {
+        beforeValue()
+        output.bytes.append(UInt8(ascii: "["))
+        open(isArray: true)
+    }
+
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// The next member's key; its value follows. Names written in this module's code never need escaping.
+    mutating func key(_ name: StaticString) {
+        name.withUTF8Buffer { name in
+            beginKey(name)
+            output.bytes.append(UInt8(ascii: "\""))
+            output.bytes.append(contentsOf: name)
+            output.bytes.append(UInt8(ascii: "\""))
+        }
+        endKey()
+    }
+
+    /// A key that is data (an evidence name, a coverage reason), escaped as any string.
+    mutating func key(_ name: String) {
+        var name = name
+        name.withUTF8 { beginKey($0) }
+        JSONText.append(name, to: &output.bytes)
+        endKey()
+    }
+
+    // MARK: Values
+
+    mutating func string(_ value: String) {
+        beforeValue()
+        JSONText.append(value, to: &output.bytes)
+    }
+
+    mutating func int(_ value: Int) {
+        beforeValue()
+        output.append(decimal: value)
+    }
+
+    mutating func bool(_ value: Bool) {
+        beforeValue()
+        output.append(value ? "true" : "false")
+    }
+
+    /// As JSONEncoder writes a Double: its description without a trailing `.0`.
+    mutating func double(_ value: Double) throws {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(value) is not a JSON number"))
+        }
+        beforeValue()
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        output.bytes.append(contentsOf: text.utf8)
+    }
+
+    /// As `.iso8601` writes a date. A report has few distinct dates (the runs'), each formatted once.
+    mutating func date(_ value: Date) {
+        beforeValue()
+        if let text = dates[value] { return output.bytes.append(contentsOf: text) }
+        var text: [UInt8] = []
+        JSONText.append(value.formatted(.iso8601), to: &text)
+        dates[value] = text
+        output.bytes.append(contentsOf: text)
+    }
+
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .integer(let number): int(number)
+        // `JSONValue(_:)` lets only finite numbers in.
+        case .number(let number): try? double(number)
+        case .boolean(let flag): bool(flag)
+        case .array(let values):
+            beginArray()
+            for element in values { self.value(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (name, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                key(name)
+                self.value(member)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: Members, as JSONEncoder's synthesized `encode(to:)` writes them (nil left out)
+
+    mutating func member<Value: JSONScalar>(_ name: StaticString, _ value: Value) {
+        key(name)
+        value.write(to: &self)
+    }
+
+    mutating func member<Value: JSONScalar>(_ name: StaticString, _ value: Value?) {
+        guard let value else { return }
+        member(name, value)
+    }
+
+    mutating func member(_ name: StaticString, _ values: [String]) {
+        key(name)
+        beginArray()
+        for value in values { string(value) }
+        endArray()
+    }
+
+    /// A `[String: Int]` as an object with sorted keys.
+    mutating func member(_ name: StaticString, _ counts: [String: Int]) {
+        key(name)
+        beginObject()
+        for (countName, count) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            key(countName)
+            int(count)
+        }
+        endObject()
+    }
+
+    // MARK: Layout
+
+    private mutating func open(isArray: Bool) {
+        if pretty { output.bytes.append(UInt8(ascii: "\n")) }
+        containers.append((isArray, true))
+        #if DEBUG
+        lastKeys.append(nil)
+        #endif
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        containers.removeLast()
+        #if DEBUG
+        lastKeys.removeLast()
+        #endif
+        if pretty {
+            // An empty container keeps its empty line, as JSONEncoder writes it.
+            output.bytes.append(UInt8(ascii: "\n"))
+            indent(containers.count)
+        }
+        output.bytes.append(bracket)
+    }
+
+    /// What comes before a member or an element: the comma, the line break and the indent.
+    private mutating func separate() {
+        guard !containers.isEmpty else { return }
+        if containers[containers.count - 1].isEmpty {
+            containers[containers.count - 1].isEmpty = false
+        } else {
+            output.bytes.append(UInt8(ascii: ","))
+            if pretty { output.bytes.append(UInt8(ascii: "\n")) }
+        }
+        if pretty { indent(containers.count) }
+    }
+
+    /// Values in arrays are separated here; a member's value follows its key directly.
+    private mutating func beforeValue() {
+        if containers.last?.isArray == true { separate() }
+    }
+
+    private mutating func beginKey(_ name: UnsafeBufferPointer<UInt8>) {
+        assert(containers.last?.isArray == false, "a key outside an object")
+        #if DEBUG
+        if let previous = lastKeys[lastKeys.count - 1] {
+            assert(
+                previous.lexicographicallyPrecedes(name),
+                "key \(String(decoding: name, as: UTF8.self)) after \(String(decoding: previous, as: UTF8.self)): keys must come sorted"
+            )
+        }
+        lastKeys[lastKeys.count - 1] = Array(name)
+        #endif
+        separate()
+    }
+
+    private mutating func endKey() {
+        if pretty { output.append(" : ") } else { output.bytes.append(UInt8(ascii: ":")) }
+    }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+
+    private mutating func indent(_ depth: Int) {
+        var left = depth * 2
+        while left > 0 {
+            let count = min(left, Self.spaces.count)
+            output.bytes.append(contentsOf: Self.spaces[..<count])
+            left -= count
+        }
+    }
+}
+
+/// A value written as one JSON string, number or boolean.
+protocol JSONScalar {
+    func write(to json: inout JSONStreamWriter)
+}
+
+extension String: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.string(self) }
+}
+
+extension Int: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.int(self) }
+}
+
+extension Bool: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.bool(self) }
+}
+
+extension Date: JSONScalar {
+    func write(to json: inout JSONStreamWriter) { json.date(self) }
+}
+
+/// A JSON value built as plain data (SARIF's rule descriptors), written by `JSONStreamWriter.value`.
+enum JSONValue {
+    case string(String), integer(Int), number(Double), boolean(Bool), array([JSONValue]), object([String: JSONValue])
+
+    /// From plain `[String: Any]` dictionaries, arrays, strings, numbers and booleans.
+    init(_ any: Any) throws {
+        switch any {
+        case let value as String: self = .string(value)
+        case let value as Bool: self = .boolean(value)
+        case let value as Int: self = .integer(value)
+        case let value as Double where value.isFinite: self = .number(value)
+        case let values as [Any]: self = .array(try values.map(JSONValue.init))
+        case let values as [String: Any]: self = .object(try values.mapValues(JSONValue.init))
+        default: throw EncodingError.invalidValue(any, EncodingError.Context(codingPath: [], debugDescription: "not a JSON value"))
+        }
+    }
+}

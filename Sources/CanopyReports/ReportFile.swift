@@ -1,0 +1,136 @@
+import Foundation
+
+/// Where a report's bytes go as they are produced: a file being written, or memory.
+protocol ByteSink: AnyObject {
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+/// A report file written in pieces under a temporary name and renamed when `commit` is called,
+/// so a dashboard or a browser never reads half a file while a report is being written. A file
+/// dropped without `commit` (an error on the way) leaves nothing behind.
+final class ReportFile: ByteSink {
+    let path: String
+    private let temporary: String
+    private var descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        temporary = path + ".partial-\(getpid())"
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ReportFileError(path: temporary, action: "create", code: errno) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = Foundation.write(descriptor, next, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ReportFileError(path: temporary, action: "write", code: errno)
+            }
+            next += written
+            left -= written
+        }
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Closes the file and gives it its name.
+    func commit() throws {
+        let closing = descriptor
+        descriptor = -1
+        guard close(closing) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ReportFileError(path: temporary, action: "write", code: code)
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ReportFileError(path: path, action: "rename \(temporary) to", code: code)
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 {
+            close(descriptor)
+            unlink(temporary)
+        }
+    }
+
+    /// Writes a whole file at once.
+    static func write(_ path: String, _ produce: (ReportFile) throws -> Void) throws {
+        let file = try ReportFile(path: path)
+        try produce(file)
+        try file.commit()
+    }
+}
+
+/// Bytes kept in memory: what a report's `render()` returns.
+final class InMemorySink: ByteSink {
+    private(set) var bytes: [UInt8] = []
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        self.bytes.append(contentsOf: bytes)
+    }
+}
+
+struct ReportFileError: Error, CustomStringConvertible {
+    let path: String
+    let action: String
+    let code: Int32
+
+    var description: String { "cannot \(action) \(path): \(String(cString: strerror(code)))" }
+}
+
+/// Bytes gathered in a reusable buffer and handed to a sink in pieces of about `chunkSize`:
+/// the writers of the big reports (trend.json, open-issues.csv, latest-results.jsonl) hold one
+/// piece, never the file. With no sink, everything stays in `bytes` (small outputs, tests).
+struct ChunkedOutput {
+    var bytes: [UInt8] = []
+    private let sink: ByteSink?
+    private let chunkSize: Int
+
+    init(sink: ByteSink?, chunkSize: Int = 1 << 20) {
+        self.sink = sink
+        self.chunkSize = chunkSize
+        if sink != nil { bytes.reserveCapacity(chunkSize + chunkSize / 4) }
+    }
+
+    /// Hands the buffer on once it holds a piece; call it between items, never inside one.
+    mutating func flushIfFull() throws {
+        if bytes.count >= chunkSize { try flush() }
+    }
+
+    /// Hands on whatever is buffered.
+    mutating func flush() throws {
+        guard let sink, !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { try sink.write($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// A number in decimal digits, as `String(value)` writes it, without making the String.
+    mutating func append(decimal value: Int) {
+        guard value != 0 else { return bytes.append(UInt8(ascii: "0")) }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // room for 24 digits, read as bytes
+        let count = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
+            var index = buffer.count
+            while magnitude > 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            return buffer.count - index
+        }
+        withUnsafeBytes(of: &digits) { bytes.append(contentsOf: $0.suffix(count)) }
+    }
+}
