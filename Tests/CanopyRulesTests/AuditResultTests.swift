@@ -33,4 +33,31 @@ struct AuditResultTests {
         #expect(ImageAltRule().metadata.wcagCriteria == ["1.1.1"])
         #expect(DocumentTitleRule().metadata.wcagCriteria == ["2.4.2"])
     }
+
+    /// A crawl keeps only counts of passes: counting them instead of listing them must change no
+    /// finding, no count and no grouping, on a page alone and on one whose frames are merged.
+    @Test(arguments: [
+        "<html><head><title>T</title></head><body><img src=a alt=ok><img src=b><h1>Title</h1><p style='color:#999'>Grey</p><p>Black</p></body></html>",
+        #"<html lang=en><head><title>T</title></head><body><main><h2>Not one</h2><iframe title=f srcdoc="<html lang=en><title>In</title><h1>Frame</h1><img src=c alt=''><img src=d>"></iframe></main></body></html>"#,
+    ])
+    func countingPassesChangesNoResult(html: String) {
+        let document = HTMLParser().parse(html: html)
+        let rules = RuleCatalog.defaultRules
+        let listed = Auditor(rules: rules).audit(document, frames: NoFrameAddresses())
+        var counting = Auditor(rules: rules)
+        counting.listsPassingNodes = false
+        let counted = counting.audit(document, frames: NoFrameAddresses())
+        func summary(_ result: AuditResult) -> [String] {
+            result.rules.map { rule in
+                let kept = rule.nodes.filter { $0.outcome != .pass }.map { "\($0.location) \($0.outcome)" }
+                return "\(rule.metadata.id): \(rule.passCount) passes; \(kept)"
+            }
+        }
+        #expect(summary(counted) == summary(listed))
+        #expect(counted.rules.allSatisfy { rule in !rule.nodes.contains { $0.outcome == .pass } })
+        #expect(listed.rules.contains { $0.passesNotListed == 0 && $0.passCount > 0 })
+        #expect(counted.inapplicable.map(\.metadata.id) == listed.inapplicable.map(\.metadata.id))
+        #expect(counted.passes.map(\.metadata.id) == listed.passes.map(\.metadata.id))
+        #expect(counted.passes.map(\.passCount) == listed.passes.map(\.passCount))
+    }
 }

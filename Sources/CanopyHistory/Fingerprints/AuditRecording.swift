@@ -39,7 +39,7 @@ extension PageRecord {
     public static func passCounts(of audit: AuditResult) -> [String: Int] {
         var counts: [String: Int] = [:]
         for rule in audit.rules {
-            let passes = rule.nodes.count { $0.outcome == .pass }
+            let passes = rule.passCount
             if passes > 0 { counts[rule.metadata.id, default: 0] += passes }
         }
         return counts

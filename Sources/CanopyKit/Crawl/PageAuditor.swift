@@ -15,6 +15,8 @@ public struct PageAuditor: Sendable {
     private let parser = HTMLParser()
     private let lineWriter: AxeJSONLineWriter
     private let styles: StyleEnvironment
+    /// The plan's auditor, counting passes instead of listing them: a page keeps only their counts.
+    private let auditor: Auditor
     let stylesheets: StyleSheetFetcher
     /// Frame documents, each fetched once per crawl.
     let frames: FrameFetcher
@@ -24,6 +26,9 @@ public struct PageAuditor: Sendable {
         self.audit = audit
         self.frames = FrameFetcher(crawl: crawl, session: session)
         self.lineWriter = AxeJSONLineWriter(rules: audit.auditor.rules.map(\.metadata))
+        var auditor = audit.auditor
+        auditor.listsPassingNodes = false
+        self.auditor = auditor
         self.stylesheets = stylesheets ?? Self.styleSheetFetcher(for: crawl)
         self.styles = audit.styleEnvironment(loader: self.stylesheets)
     }
@@ -79,7 +84,7 @@ public struct PageAuditor: Sendable {
             return ProcessedPage(links: links, canonicalURL: canonical, result: page)
         }
         let scope = AuditScope(exclude: audit.exclusions(forURL: url))
-        let result = audit.auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions, frames: audit.auditsFrames ? frames : nil)
+        let result = auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions, frames: audit.auditsFrames ? frames : nil)
         var page = PageAudit(title: document.title)
         let fingerprinter = PageFingerprinter(document: document, componentRoots: ownerRoots(in: document))
         page.findings = FindingRecord.findings(of: result, fingerprinter: fingerprinter, owner: owner(of:))

@@ -8,6 +8,11 @@ public struct Auditor: Sendable {
     /// How many elements name computations may visit per page (nil: the model's default, far
     /// above real pages); results that needed a name past it are reported as needing review.
     public var nameStepBudget: Int?
+    /// Whether passing nodes are listed in the results (false: only counted, in
+    /// `RuleResult.passesNotListed`), for callers that keep no more than the count, as a crawl
+    /// does: a page of 100,000 text elements would otherwise hold 100,000 passing results while
+    /// it is audited.
+    public var listsPassingNodes = true
 
     /// Whether some rule reads computed colours and fonts (not only visibility).
     let readsStyles: Bool
@@ -51,15 +56,21 @@ public struct Auditor: Sendable {
             if let extra = ruleExclusions[rule.metadata.id], !extra.isEmpty {
                 ruleScope = AuditScope(include: scope.include, exclude: scope.exclude + extra).membership(in: document)
             }
-            var nodes = judge(rule, in: top, scope: ruleScope)
+            // Frames are merged by rules that read every document's passes: passes are dropped after.
+            var passesNotListed = 0
+            var nodes = judge(rule, in: top, scope: ruleScope, listingPasses: listsPassingNodes || documents.count > 1, passesNotListed: &passesNotListed)
             if documents.count > 1 {
                 var perDocument = [nodes]
                 for frame in documents.dropFirst() {
-                    perDocument.append(rule.topDocumentOnly ? [] : judge(rule, in: frame, scope: frame.inScope))
+                    perDocument.append(rule.topDocumentOnly ? [] : judge(rule, in: frame, scope: frame.inScope, listingPasses: true, passesNotListed: &passesNotListed))
                 }
                 nodes = FrameMerge.merge(perDocument, of: rule, in: documents)
+                if !listsPassingNodes {
+                    passesNotListed += nodes.count { $0.outcome == .pass }
+                    nodes.removeAll { $0.outcome == .pass }
+                }
             }
-            results.append(RuleResult(metadata: rule.metadata, nodes: nodes))
+            results.append(RuleResult(metadata: rule.metadata, nodes: nodes, passesNotListed: passesNotListed))
         }
         var sheets = top.page.styles.index.loadedSheetURLs
         for frame in documents.dropFirst() {
@@ -75,7 +86,9 @@ public struct Auditor: Sendable {
     }
 
     /// One rule over one document of the page.
-    private func judge(_ rule: any Rule, in audited: AuditedDocument, scope ruleScope: [Bool]) -> [NodeResult] {
+    private func judge(
+        _ rule: any Rule, in audited: AuditedDocument, scope ruleScope: [Bool], listingPasses: Bool = true, passesNotListed: inout Int
+    ) -> [NodeResult] {
         let page = audited.page
         var nodes: [NodeResult] = []
         // Read once, not per element: `metadata` is a struct of many strings, copied on each read.
@@ -111,6 +124,10 @@ public struct Auditor: Sendable {
             var outcome = checked.outcome
             if reviewOnFail, case .violation(let message) = outcome { outcome = .incomplete(message) }
             if page.accessibility.namesCutShort != namesCutBefore { outcome = .incomplete(Self.nameBudgetSpent(page)) }
+            if !listingPasses, outcome == .pass {
+                passesNotListed += 1
+                continue
+            }
             nodes.append(audited.node(element, outcome, evidence: checked.evidence))
         }
         return nodes
@@ -179,6 +196,17 @@ final class NodeDescriber: @unchecked Sendable {
 public struct RuleResult: Sendable {
     public let metadata: RuleMetadata
     public let nodes: [NodeResult]
+    /// Passing nodes counted but not in `nodes` (`Auditor.listsPassingNodes` false).
+    public var passesNotListed = 0
+
+    public init(metadata: RuleMetadata, nodes: [NodeResult], passesNotListed: Int = 0) {
+        self.metadata = metadata
+        self.nodes = nodes
+        self.passesNotListed = passesNotListed
+    }
+
+    /// How many nodes passed, listed or not.
+    public var passCount: Int { passesNotListed + nodes.count { $0.outcome == .pass } }
 
     public var violations: [NodeResult] { nodes.filter { if case .violation = $0.outcome { true } else { false } } }
     public var passes: [NodeResult] { nodes.filter { $0.outcome == .pass } }
@@ -204,12 +232,13 @@ public struct AuditResult: Sendable {
     public var violations: [RuleResult] { group(\.violations) }
     public var passes: [RuleResult] { group(\.passes) }
     public var incomplete: [RuleResult] { group(\.incomplete) }
-    public var inapplicable: [RuleResult] { rules.filter { $0.nodes.isEmpty } }
+    public var inapplicable: [RuleResult] { rules.filter { $0.nodes.isEmpty && $0.passesNotListed == 0 } }
 
     private func group(_ nodes: KeyPath<RuleResult, [NodeResult]>) -> [RuleResult] {
         rules.compactMap { rule in
             let selected = rule[keyPath: nodes]
-            return selected.isEmpty ? nil : RuleResult(metadata: rule.metadata, nodes: selected)
+            let unlisted = nodes == \RuleResult.passes ? rule.passesNotListed : 0
+            return selected.isEmpty && unlisted == 0 ? nil : RuleResult(metadata: rule.metadata, nodes: selected, passesNotListed: unlisted)
         }
     }
 }
