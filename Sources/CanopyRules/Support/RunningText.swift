@@ -30,6 +30,25 @@ enum RunningText {
         return String(decoding: folded, as: UTF8.self)
     }
 
+    /// `sanitized(text).count`, counted without building the text when it is ASCII (one
+    /// character a byte, whitespace runs one space, none at either end).
+    static func sanitizedLength(_ text: String) -> Int {
+        let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return sanitized(text).count }
+        var length = 0
+        var pendingSpace = false
+        for byte in bytes {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = length > 0
+            } else {
+                if pendingSpace { length += 1 }
+                pendingSpace = false
+                length += 1
+            }
+        }
+        return length
+    }
+
     /// Whether `element` is an inline part of a line of text that holds more ordinary words than
     /// words of links and other controls: only the line holding the element counts, from the
     /// last line break (a `<br>`, `<hr>` or block) before it to the first one after it.
@@ -99,8 +118,8 @@ enum RunningText {
         let widgetLength: Int
 
         init(_ text: (plain: String, widget: String)) {
-            plainLength = RunningText.sanitized(text.plain).count
-            widgetLength = RunningText.sanitized(text.widget).count
+            plainLength = RunningText.sanitizedLength(text.plain)
+            widgetLength = RunningText.sanitizedLength(text.widget)
         }
     }
 

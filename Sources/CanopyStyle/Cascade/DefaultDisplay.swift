@@ -51,10 +51,21 @@ extension ComputedStyles {
     public func startsBlock(_ element: Element) -> Bool {
         let display = display(of: element)
         if display.hasPrefix("table") { return true }
-        switch display.split(separator: " ").first.map(String.init) ?? display {
+        switch Self.firstKeyword(of: display) {
         case "block", "list-item", "table", "flex", "grid", "flow-root": return true
         default: return display.hasSuffix(" block") || display == "block flow"
         }
+    }
+
+    /// The first space-separated word of a `display` value (the whole value when it has none);
+    /// on bytes for ASCII values, asked for each element of a line of text.
+    private static func firstKeyword(of display: String) -> String {
+        let bytes = display.utf8
+        guard bytes.contains(0x20) else { return display }
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return display.split(separator: " ").first.map(String.init) ?? display }
+        guard let start = bytes.firstIndex(where: { $0 != 0x20 }) else { return display }
+        let end = bytes[start...].firstIndex(of: 0x20) ?? bytes.endIndex
+        return String(display[start..<end])
     }
 
     /// Inline-level boxes that are laid out as blocks inside (inline-block, inline-flex, inline-grid).
