@@ -319,12 +319,19 @@ public struct ColorContrast: Sendable {
     }
 
     static func isOnlyPunctuationOrEmoji(_ text: String) -> Bool {
-        // A letter or digit settles it without asking Unicode about every character.
+        // A letter or digit settles it without asking Unicode about every character; so does a
+        // table for ASCII (most such text is the whitespace between tags).
         if text.utf8.contains(where: isASCIIAlphanumeric) { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isWhitespace || scalar.properties.generalCategory.isPunctuation || scalar.properties.isEmojiPresentation
-        }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.allSatisfy { asciiPunctuationOrSpace[Int($0)] } }
+        return text.unicodeScalars.allSatisfy(isPunctuationSpaceOrEmoji)
     }
+
+    private static func isPunctuationSpaceOrEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar.properties.generalCategory.isPunctuation || scalar.properties.isEmojiPresentation
+    }
+
+    /// `isPunctuationSpaceOrEmoji` of each ASCII character, asked once.
+    private static let asciiPunctuationOrSpace: [Bool] = (0..<128).map { isPunctuationSpaceOrEmoji(Unicode.Scalar(UInt8($0))) }
 
     private static func describe(_ element: Element) -> String { "<\(element.localName)>" }
 

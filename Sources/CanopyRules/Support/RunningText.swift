@@ -7,46 +7,67 @@ import CanopyStyle
 /// link-in-text-block. (The text a reader sees of an element is the accessibility model's
 /// `visibleText(of:)`.)
 enum RunningText {
-    /// Whitespace runs folded to one space (no-break spaces included), trimmed. ASCII text, most
-    /// of the web's, is folded byte by byte: Unicode properties per character cost more than the
-    /// rule that asks.
+    /// Whitespace runs folded to one space (no-break spaces included), trimmed. ASCII text with
+    /// no-break spaces, most of the web's (javadoc writes `&nbsp;` between words), is folded byte
+    /// by byte: Unicode properties per character cost more than the rule that asks.
     static func sanitized(_ text: String) -> String {
-        let bytes = text.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
-            return text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
-        }
+        guard foldsOnBytes(text.utf8) else { return sanitizedByCharacters(text) }
         var folded: [UInt8] = []
-        folded.reserveCapacity(bytes.count)
-        var pendingSpace = false
-        for byte in bytes {
-            if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                pendingSpace = !folded.isEmpty
-            } else {
-                if pendingSpace { folded.append(0x20) }
-                pendingSpace = false
-                folded.append(byte)
-            }
-        }
+        folded.reserveCapacity(text.utf8.count)
+        forEachFoldedByte(of: text.utf8) { folded.append($0) }
         return String(decoding: folded, as: UTF8.self)
     }
 
-    /// `sanitized(text).count`, counted without building the text when it is ASCII (one
-    /// character a byte, whitespace runs one space, none at either end).
+    /// `sanitized(text).count`, counted without building the text when it folds on bytes (one
+    /// character a byte there).
     static func sanitizedLength(_ text: String) -> Int {
-        let bytes = text.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return sanitized(text).count }
+        guard foldsOnBytes(text.utf8) else { return sanitizedByCharacters(text).count }
         var length = 0
-        var pendingSpace = false
+        forEachFoldedByte(of: text.utf8) { _ in length += 1 }
+        return length
+    }
+
+    /// The definition, for text with other characters than ASCII and no-break spaces.
+    static func sanitizedByCharacters(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+    }
+
+    /// Whether every character is ASCII or a no-break space (C2 A0), so that bytes stand for
+    /// characters and a no-break space for a space.
+    private static func foldsOnBytes(_ bytes: String.UTF8View) -> Bool {
+        var afterLeadByte = false
         for byte in bytes {
-            if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                pendingSpace = length > 0
-            } else {
-                if pendingSpace { length += 1 }
-                pendingSpace = false
-                length += 1
+            if afterLeadByte {
+                guard byte == 0xA0 else { return false }
+                afterLeadByte = false
+            } else if byte >= 0x80 {
+                guard byte == 0xC2 else { return false }
+                afterLeadByte = true
             }
         }
-        return length
+        return !afterLeadByte
+    }
+
+    /// The bytes of the folded text, for text `foldsOnBytes` accepts.
+    private static func forEachFoldedByte(of bytes: String.UTF8View, _ body: (UInt8) -> Void) {
+        var pendingSpace = false
+        var wroteAny = false
+        var skipsNext = false
+        for byte in bytes {
+            if skipsNext {
+                skipsNext = false
+                continue
+            }
+            if byte == 0xC2 || byte == 0x20 || (0x09...0x0D).contains(byte) {
+                skipsNext = byte == 0xC2
+                pendingSpace = wroteAny
+            } else {
+                if pendingSpace { body(0x20) }
+                pendingSpace = false
+                wroteAny = true
+                body(byte)
+            }
+        }
     }
 
     /// Whether `element` is an inline part of a line of text that holds more ordinary words than
