@@ -303,7 +303,7 @@ struct ScheduleExamplesTests {
             try FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
             if let store { try FileManager.default.copyItem(atPath: store, toPath: workspace + "/canopy-store.sqlite.gz") }
             let output = workspace + "/github-output"
-            FileManager.default.createFile(atPath: output, contents: nil)
+            guard FileManager.default.createFile(atPath: output, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
             for step in steps {
                 // As GitHub runs `shell: bash`.
                 let run = try ToolRun.run(
