@@ -65,23 +65,22 @@ struct FindingDetail: Hashable {
     /// styled crawl of java.base.
     var digest: Digest {
         var sip = Hasher()
-        var fnv: UInt64 = 0xcbf2_9ce4_8422_2325
+        var fnv = StableHasher()
         for field in fields {
             guard var text = field?.text else {
                 sip.combine(UInt8(0))
-                fnv = (fnv ^ 0xFF) &* 0x100_0000_01b3
+                // Eight 0xFF bytes, which no UTF-8 text holds, stand for NULL.
+                fnv.combine(UInt64.max)
                 continue
             }
             text.withUTF8 { bytes in
                 sip.combine(UInt8(1))
                 sip.combine(bytes.count)
                 sip.combine(bytes: UnsafeRawBufferPointer(bytes))
-                for byte in bytes { fnv = (fnv ^ UInt64(byte)) &* 0x100_0000_01b3 }
-                // A separator after each column keeps ("ab", "c") and ("a", "bc") apart.
-                fnv = (fnv ^ 0x1F) &* 0x100_0000_01b3
             }
+            fnv.combine(text)
         }
-        return Digest(sip: sip.finalize(), fnv: fnv)
+        return Digest(sip: sip.finalize(), fnv: fnv.value)
     }
 
     struct Digest: Hashable {

@@ -1,5 +1,5 @@
-import CanopyStore
-/// A 64-bit FNV-1a hash that is the same in every process and on every machine.
+/// A 64-bit FNV-1a hash that is the same in every process and on every machine: fingerprints,
+/// issue keys and structure hashes, and the store's digests of the values it keeps once.
 ///
 /// Swift's `Hasher` is seeded randomly per process, so it cannot name anything stored across runs.
 /// 64 bits keep the chance of two different issues colliding negligible at the scale of a site's
@@ -33,7 +33,7 @@ public struct StableHasher: Sendable {
     /// The hash as 16 lowercase hex digits, the form stored and shown in reports.
     public var hex: String { Self.hex(state) }
 
-    static func hex(_ value: UInt64) -> String {
+    public static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
