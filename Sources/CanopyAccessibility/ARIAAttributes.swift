@@ -84,9 +84,7 @@ public enum ARIAAttributes {
         var bytes = name.utf8.makeIterator()
         for expected in "aria-".utf8 {
             guard let byte = bytes.next() else { return false }
-            // ASCII letters fold to lowercase with 0x20; "-" is compared as is.
-            let folded = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
-            if folded != expected { return false }
+            if byte.asciiLowercased != expected { return false }
         }
         // A combining mark right after "aria-" would make "-" part of another character.
         if let next = bytes.next(), next >= 0x80 { return name.lowercased().hasPrefix("aria-") }

@@ -1,3 +1,5 @@
+import CanopyHTML
+
 /// One HTTP header field, as sent or received, with its name spelled as on the wire.
 public struct HTTPHeader: Sendable, Hashable {
     public var name: String
@@ -24,14 +26,10 @@ func asciiCaseInsensitiveEqual(_ lhs: String, _ rhs: String) -> Bool {
     let left = lhs.utf8
     let right = rhs.utf8
     guard left.count == right.count else { return false }
-    for (a, b) in zip(left, right) where asciiLowercased(a) != asciiLowercased(b) {
+    for (a, b) in zip(left, right) where a.asciiLowercased != b.asciiLowercased {
         return false
     }
     return true
-}
-
-private func asciiLowercased(_ byte: UInt8) -> UInt8 {
-    (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte + 32 : byte
 }
 
 extension HTTPHeader {

@@ -30,8 +30,7 @@ public struct AncestorFilter: Sendable, Hashable {
     mutating func insert<Bytes: Sequence<UInt8>>(_ kind: Kind, _ bytes: Bytes) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(kind.rawValue)
         for byte in bytes {
-            let lowered = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-            hash = (hash ^ UInt64(lowered)) &* 0x0000_0100_0000_01B3
+            hash = (hash ^ UInt64(byte.asciiLowercased)) &* 0x0000_0100_0000_01B3
         }
         low |= 1 << (hash & 63)
         high |= 1 << ((hash >> 32) & 63)

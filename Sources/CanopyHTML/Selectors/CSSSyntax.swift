@@ -41,7 +41,7 @@ enum CSSSyntax {
     static func asciiLowercased(_ text: String) -> String {
         // Only ASCII letters fold: CSS and HTML case-insensitivity is ASCII-only by definition.
         guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
-        return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        return String(decoding: text.utf8.map(\.asciiLowercased), as: UTF8.self)
     }
 
     // MARK: Serialising (CSSOM "serialize an identifier" / "serialize a string")
@@ -235,4 +235,10 @@ struct CSSScanner {
         view.append(contentsOf: scalars[min(start, scalars.count)..<min(end, scalars.count)])
         return String(view)
     }
+}
+
+extension UInt8 {
+    /// The byte with ASCII `A`–`Z` lowercased and every other byte as it is: the case folding of
+    /// HTML, CSS and HTTP names, which never folds beyond ASCII.
+    public var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self | 0x20 : self }
 }

@@ -1,3 +1,4 @@
+import CanopyHTML
 import CanopyStore
 /// Rules that tell values a site generates per page or per build (numbers, hashes, framework ids)
 /// from values an author wrote. Fingerprints and page types drop or collapse the former, so an
@@ -96,14 +97,14 @@ public enum VolatileValues {
         guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
         var rest = bytes[first...last]
         if rest.first == UInt8(ascii: "#") { return "#" }
-        for scheme in schemesKeptAlone where rest.count >= scheme.utf8.count && zip(rest, scheme.utf8).allSatisfy({ asciiLowercased($0) == $1 }) {
+        for scheme in schemesKeptAlone where rest.count >= scheme.utf8.count && zip(rest, scheme.utf8).allSatisfy({ $0.asciiLowercased == $1 }) {
             return scheme
         }
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         if let question = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<question] }
         var hostStart: Int?
-        if let separator = firstIndex(of: "://", in: rest) {
-            hostStart = separator + 3
+        if let separator = rest.firstRange(of: "://".utf8) {
+            hostStart = separator.upperBound
         } else if rest.starts(with: "//".utf8) {
             hostStart = rest.startIndex + 2
         }
@@ -112,7 +113,7 @@ public enum VolatileValues {
         if let hostStart {
             rest = rest[hostStart...]
             let slash = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
-            let host = rest[..<slash].map(asciiLowercased)
+            let host = rest[..<slash].map(\.asciiLowercased)
             rest = rest[slash...]
             if pageHost.map({ !$0.lowercased().utf8.elementsEqual(host) }) ?? true {
                 output.append(contentsOf: "//".utf8)
@@ -135,21 +136,6 @@ public enum VolatileValues {
         }
         if output.count == pathStart { output.append(UInt8(ascii: "/")) }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func firstIndex(of needle: String, in haystack: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-        let pattern = Array(needle.utf8)
-        guard haystack.count >= pattern.count else { return nil }
-        var index = haystack.startIndex
-        while index + pattern.count <= haystack.endIndex {
-            if haystack[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// Text as a fingerprint reads it: whitespace collapsed, lowercase, digit runs as `#` (prices,
@@ -205,7 +191,7 @@ public enum VolatileValues {
                 inDigits = true
             } else {
                 inDigits = false
-                output.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+                output.append(byte.asciiLowercased)
             }
             if output.count >= 100 { break }
         }

@@ -452,8 +452,8 @@ enum VariableSubstitution {
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if index + 4 <= bytes.count, CSSTokenizer.lowercase(bytes[index]) == UInt8(ascii: "v"),
-               CSSTokenizer.lowercase(bytes[index + 1]) == UInt8(ascii: "a"), CSSTokenizer.lowercase(bytes[index + 2]) == UInt8(ascii: "r"),
+            if index + 4 <= bytes.count, bytes[index].asciiLowercased == UInt8(ascii: "v"),
+               bytes[index + 1].asciiLowercased == UInt8(ascii: "a"), bytes[index + 2].asciiLowercased == UInt8(ascii: "r"),
                bytes[index + 3] == UInt8(ascii: "("),
                index == 0 || !CSSTokenizer.isNameByte(bytes[index - 1]) {
                 // The argument up to the matching ")".

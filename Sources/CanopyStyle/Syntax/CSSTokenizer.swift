@@ -1,3 +1,5 @@
+import CanopyHTML
+
 /// CSS Syntax Level 3 tokenization over UTF-8 bytes.
 ///
 /// Tokens keep byte offsets into the source instead of decoded text: the parser needs the source
@@ -161,8 +163,8 @@ struct CSSTokenizer {
             return CSSToken(kind: .ident, start: start, end: index, nameStart: start, nameEnd: nameEnd, nameHasEscape: escaped)
         }
         index += 1
-        let isURL = !escaped && nameEnd - start == 3 && Self.lowercase(bytes[start]) == UInt8(ascii: "u")
-            && Self.lowercase(bytes[start + 1]) == UInt8(ascii: "r") && Self.lowercase(bytes[start + 2]) == UInt8(ascii: "l")
+        let isURL = !escaped && nameEnd - start == 3 && bytes[start].asciiLowercased == UInt8(ascii: "u")
+            && bytes[start + 1].asciiLowercased == UInt8(ascii: "r") && bytes[start + 2].asciiLowercased == UInt8(ascii: "l")
         if isURL {
             var lookahead = index
             while lookahead < bytes.count, Self.isWhitespace(bytes[lookahead]) { lookahead += 1 }
@@ -286,9 +288,6 @@ struct CSSTokenizer {
         isNameStartByte(byte) || isDigit(byte) || byte == UInt8(ascii: "-")
     }
 
-    static func lowercase(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
 
     private static func utf8Length(leading byte: UInt8) -> Int {
         switch byte {

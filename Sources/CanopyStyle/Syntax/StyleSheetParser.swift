@@ -538,7 +538,7 @@ struct StyleSheetParser {
     private func lowercasedName(_ token: CSSToken) -> String {
         var name = [UInt8]()
         name.reserveCapacity(token.nameEnd - token.nameStart)
-        for byte in bytes[token.nameStart..<token.nameEnd] { name.append(CSSTokenizer.lowercase(byte)) }
+        for byte in bytes[token.nameStart..<token.nameEnd] { name.append(byte.asciiLowercased) }
         return String(decoding: name, as: UTF8.self)
     }
 
