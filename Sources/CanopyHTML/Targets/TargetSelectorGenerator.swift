@@ -38,12 +38,11 @@ public struct TargetSelectorGenerator: Sendable {
     public final class Session {
         public let document: Document
         /// Element nodes that each feature matches, over the whole document, filled a kind at a
-        /// time when first asked: tags from the document's name index, ids, classes and each
-        /// attribute from the elements that carry it. Listing every feature of every element
+        /// time when first asked: tags from the document's name index, classes and each attribute
+        /// from the elements that carry it (ids are the document's own index). Listing every feature of every element
         /// up front was half the cost of a page's selectors.
         private var documentMatches: [FeatureKey: [Int32]] = [:]
         private var indexedTags: Set<FeatureKey> = []
-        private var indexedIDs = false
         private var indexedClasses = false
         private var indexedAttributes: Set<String> = []
         /// Per parent node: how many children each feature matches.
@@ -290,13 +289,8 @@ public struct TargetSelectorGenerator: Sendable {
                     let elements = document.elementPositions(named: name).map { document.element(atPosition: Int($0)) }
                     documentMatches[key] = elements.filter { $0.isHTML == isHTML }.map { Int32($0.node) }
                 }
-            case .id:
-                if !indexedIDs {
-                    indexedIDs = true
-                    for element in elements(withAttribute: "id") {
-                        if let id = element.attribute("id"), !id.isEmpty { documentMatches[.id(id), default: []].append(Int32(element.node)) }
-                    }
-                }
+            case .id(let id):
+                return document.idIndex[id] ?? []
             case .className:
                 if !indexedClasses {
                     indexedClasses = true

@@ -87,7 +87,7 @@ public struct Auditor: Sendable {
 
     /// One rule over one document of the page.
     private func judge(
-        _ rule: any Rule, in audited: AuditedDocument, scope ruleScope: [Bool], listingPasses: Bool = true, passesNotListed: inout Int
+        _ rule: any Rule, in audited: AuditedDocument, scope ruleScope: [Bool], listingPasses: Bool, passesNotListed: inout Int
     ) -> [NodeResult] {
         let page = audited.page
         var nodes: [NodeResult] = []
