@@ -16,7 +16,7 @@ struct CanopyCommand: ParsableCommand {
         version: CanopyVersion.current,
         subcommands: [
             CrawlCommand.self, CheckCommand.self, RulesCommand.self, ReportCommand.self, DemoCommand.self, GateCommand.self, BaselineCommand.self,
-            StoreCommand.self,
+            StoreCommand.self, ACTReportCommand.self,
         ]
     )
 

@@ -1,19 +1,14 @@
-import CanopyTestSupport
-import Testing
-
 /// Why an ACT rule that Canopy maps reports none of its failed examples as failed: the markup
 /// cannot decide them (a browser, the media or a person has to), or Canopy keeps axe-core's
-/// answer where the conformance fixtures expect it. Rendered below the tables in
-/// docs/act-consistency.md; the README's ACT paragraph summarises them.
-extension ACTConsistencyTests {
-    struct RuleNote {
-        let actRules: [String]
-        let canopyRule: String
-        let text: String
-    }
+/// answer where the conformance fixtures expect it. Rendered below the tables of the ACT report;
+/// the README's ACT paragraph summarises them.
+public struct ACTRuleNote: Sendable {
+    public let actRules: [String]
+    public let canopyRule: String
+    public let text: String
 
-    static let notes: [RuleNote] = [
-        RuleNote(
+    public static let all: [ACTRuleNote] = [
+        ACTRuleNote(
             actRules: ["047fe0", "3e12e1", "b40fd1", "cf77f2", "ye5d6e"], canopyRule: "bypass",
             text: """
                 Needs a person and a browser. As in axe-core, a page with links but no same-page link, \
@@ -26,7 +21,7 @@ extension ACTConsistencyTests {
                 failed-2 and -3: a skip link to a missing id or to the aside) is not checked, as \
                 axe-core does not check it either.
                 """),
-        RuleNote(
+        ACTRuleNote(
             actRules: ["4b1c6c"], canopyRule: "frame-title-unique",
             text: """
                 Needs a person. Frames sharing a name fail only when they serve different purposes, \
@@ -36,7 +31,7 @@ extension ACTConsistencyTests {
                 attributes within one document, so names from `aria-label` (failed-2, -3) and a frame \
                 inside a `srcdoc` frame (failed-4) are not compared.
                 """),
-        RuleNote(
+        ACTRuleNote(
             actRules: ["d0f69e"], canopyRule: "th-has-data-cells",
             text: """
                 Decidable from markup, kept as axe-core answers it: axe-core marks a header cell \
@@ -44,7 +39,7 @@ extension ACTConsistencyTests {
                 expect that, so failed-1 and -2 are "can't tell". Like axe-core the rule checks \
                 `<table>` elements only, so the ARIA grid of failed-3 is not tested.
                 """),
-        RuleNote(
+        ACTRuleNote(
             actRules: ["eac66b"], canopyRule: "video-caption",
             text: """
                 Needs the media and a person. A video without a captions track fails only if it has \
@@ -56,34 +51,4 @@ extension ACTConsistencyTests {
                 too.
                 """),
     ]
-
-    static var notesSection: String {
-        var text = """
-            ## Rules that report no failed example, and why
-
-            Every ACT rule that Canopy maps but whose failed examples it never reports failed has a
-            note here; the test fails when one lacks a note or a note is left on a rule now consistent.
-
-
-            """
-        for note in notes {
-            text += "- **\(note.actRules.joined(separator: ", "))** (`\(note.canopyRule)`): \(note.text)\n"
-        }
-        return text
-    }
-
-    @Test(.enabled(if: SharedFixtures.isAvailable))
-    func everyMappedRuleThatCatchesNoFailureIsExplained() throws {
-        let rows = try Self.computeRows()
-        let noted = Set(Self.notes.flatMap(\.actRules))
-        let unexplained = rows.filter { !$0.canopyRules.isEmpty && $0.failedExamples > 0 && $0.caught == 0 }.map(\.id)
-        #expect(Set(unexplained).subtracting(noted).isEmpty, "add a note in ACTRuleNotes.swift for \(Set(unexplained).subtracting(noted).sorted())")
-        let stale = rows.filter { noted.contains($0.id) && ($0.canopyRules.isEmpty || $0.rating == "consistent") }.map(\.id)
-        #expect(stale.isEmpty, "remove the notes of \(stale) from ACTRuleNotes.swift: they no longer apply")
-        for note in Self.notes {
-            for id in note.actRules {
-                #expect(rows.first { $0.id == id }?.canopyRules.contains(note.canopyRule) == true, "the note on \(id) names `\(note.canopyRule)`, which does not map to it")
-            }
-        }
-    }
 }
