@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "CanopyRulesTests",
             dependencies: [
-                "CanopyDiagnostics", "CanopyRules", "CanopyAccessibility", "CanopyHTML", "CanopyStyle", "CanopyTestSupport", "CanopyFuzzing",
+                "CanopyDiagnostics", "CanopyRules", "CanopyAccessibility", "CanopyHTML", "CanopyTestSupport", "CanopyFuzzing",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

@@ -45,6 +45,15 @@ public struct ColorContrastRule: ContrastRule {
             ),
             RuleExample(#"<p style="color: #ccc; text-shadow: 1px 1px 0 black, -1px 1px 0 black">Shadowed on three sides</p>"#, at: "p"),
             RuleExample(#"<p style="color: white; background: white">Same as its background</p>"#, at: "p"),
+            // A script fills these in through a shadow root, which only a browser sees.
+            RuleExample(
+                #"<p id="status" style="color: #aaa"></p><script>document.getElementById("status").attachShadow({ mode: "open" }).textContent = "Saved"</script>"#,
+                at: "p"
+            ),
+            RuleExample(
+                #"<x-note style="color: #999">Slotted</x-note><script>customElements.define("x-note", class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML = "<b><slot></slot></b>" } })</script>"#,
+                at: "x-note"
+            ),
             // Styles that only layout decides: the page is left for review as a whole, on its root.
             RuleExample(#"<style>@container (min-width: 30em) { p { color: #ccc } }</style><p>Pale in a wide container</p>"#, at: "html"),
         ],
@@ -53,6 +62,8 @@ public struct ColorContrastRule: ContrastRule {
             #"<button disabled style="color: #ccc">Disabled</button>"#,
             #"<input type="checkbox">"#,
             #"<p>   </p>"#,
+            // A script that attaches no shadow root leaves the empty element empty as far as Canopy can see.
+            #"<p id="later" style="color: #aaa"></p><script>document.getElementById("later").hidden = true</script>"#,
         ]
     )
 }

@@ -21,13 +21,15 @@ public struct ColorContrast: Sendable {
     private static let textlessInputTypes: Set<String> = ["hidden", "range", "color", "checkbox", "radio", "image"]
 
     /// The elements with text of their own (a text node child that says something), and form
-    /// fields, as axe's color-contrast-matches picks them.
+    /// fields, as axe's color-contrast-matches picks them; and the shadow hosts the page's
+    /// scripts make, whose text Canopy cannot see.
     static func candidates(on page: PageContext) -> [Element] {
         page.memo("color-contrast.candidates") {
-            page.document.elements.filter { element in
+            let shadowHosts = ScriptShadowHosts.positions(on: page)
+            return page.document.elements.filter { element in
                 switch element.localName {
                 case "input", "select", "textarea": return element.isHTML
-                default: return hasOwnText(element)
+                default: return hasOwnText(element) || shadowHosts.contains(element.position)
                 }
             }
         }
@@ -41,7 +43,7 @@ public struct ColorContrast: Sendable {
         let model = page.accessibility
         let name = element.localName
         let isField = element.isHTML && (name == "input" || name == "select" || name == "textarea")
-        guard isField || hasOwnText(element) else { return false }
+        guard isField || hasOwnText(element) || ScriptShadowHosts.positions(on: page).contains(element.position) else { return false }
         if name == "option" || model.isNotRendered(element) || model.isInert(element) || model.isDisabled(element) { return false }
         if name == "select", !element.descendants.contains(where: { $0.localName == "option" }) { return false }
         if name == "input", textlessInputTypes.contains((element.attribute("type") ?? "text").lowercased()) { return false }
@@ -158,6 +160,12 @@ public struct ColorContrast: Sendable {
         // Hidden on screen but present (visibility, opacity 0, clipped away): axe passes it as hidden.
         if page.accessibility.isVisibilityHidden(element) || ContrastFacts.of(page).isTransparent(element) {
             return CheckResult(.pass)
+        }
+        if let host = ScriptShadowHosts.host(around: element, on: page) {
+            return undecided(
+                "shadowRoot",
+                "A script of the page attaches a shadow root to \(host == element ? "this element" : Self.describe(host)): what it shows, and in which colours, is known only once the script runs."
+            )
         }
         let text = Self.visibleText(of: element)
         if !text.isEmpty, Self.isOnlyNonBMP(text) {
