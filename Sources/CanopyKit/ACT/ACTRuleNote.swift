@@ -32,6 +32,16 @@ public struct ACTRuleNote: Sendable {
                 inside a `srcdoc` frame (failed-4) are not compared.
                 """),
         ACTRuleNote(
+            actRules: ["b20e66"], canopyRule: "identical-links-same-purpose",
+            text: """
+                Needs a person. Links that share a name but not an address fail only when the \
+                resources serve different purposes, and several passed examples give one name two \
+                addresses that are the same page (a redirect, a copy at another address). As \
+                axe-core, Canopy passes links whose addresses are the same resource (scheme, host, \
+                folder, an `index` file, the query in any order, an app's `#/` route) and leaves \
+                the others for review.
+                """),
+        ACTRuleNote(
             actRules: ["d0f69e"], canopyRule: "th-has-data-cells",
             text: """
                 Decidable from markup, kept as axe-core answers it: axe-core marks a header cell \
