@@ -106,7 +106,7 @@ struct CommandLineTests {
         let allSet = SharedFixtures.repositoryRoot.appendingPathComponent("Rules/all.yml").path
         let run = try canopy(["rules", "--set", allSet])
         #expect(run.status == 0)
-        #expect(run.stdout.hasSuffix("92 rules\n"))
+        #expect(run.stdout.hasSuffix("93 rules\n"))
         for id in ["object-alt", "bypass", "aria-allowed-role", "skip-link"] { #expect(run.stdout.contains(id + "  [")) }
     }
 

@@ -116,7 +116,7 @@ public struct LinkInTextBlockRule: Rule {
         if Self.hasVisibleLine(link, styles) { return .pass }
         // Equal lists (a link nearly always inherits its text's) have the same first family.
         let families = (styles.value(.fontFamily, of: link), styles.value(.fontFamily, of: block))
-        if families.0 != families.1, Self.firstFamily(families.0) != Self.firstFamily(families.1) { return .pass }
+        if families.0 != families.1, PlacedText.firstFontFamily(families.0) != PlacedText.firstFontFamily(families.1) { return .pass }
         for property in [CSSProperty.textDecorationLine, .textDecorationStyle, .fontStyle]
         where styles.lowercasedValue(property, of: link) != styles.lowercasedValue(property, of: block) {
             return .pass
@@ -151,10 +151,6 @@ public struct LinkInTextBlockRule: Rule {
         }
         let outline = styles.lowercasedValue(.outlineStyle, of: link)
         return outline != "none" && outline != "hidden"
-    }
-
-    private static func firstFamily(_ value: String) -> String {
-        PlacedText.trimmed(value.split(whereSeparator: { $0 == "," || $0 == ";" }).first ?? Substring(value)).lowercased()
     }
 
     public let examples = RuleExamples(

@@ -156,4 +156,10 @@ enum PlacedText {
         while let last = slice.last, last.isHTMLWhitespace { slice = slice.dropLast() }
         return String(slice)
     }
+
+    /// The first family of a `font-family` value, lower-cased (quotes kept): the font the text
+    /// is drawn in when it loads.
+    static func firstFontFamily(_ value: String) -> String {
+        trimmed(value.split(whereSeparator: { $0 == "," || $0 == ";" }).first ?? Substring(value)).lowercased()
+    }
 }
