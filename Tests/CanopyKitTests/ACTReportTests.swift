@@ -67,6 +67,8 @@ struct ACTReportTests {
                     "examples": [
                         example("passed", "2779a5/passed-1.html", "a"), example("failed", "2779a5/failed-1.html", "b"),
                         example("inapplicable", "2779a5/inapplicable-1.svg", "c"),
+                        // The same code twice is one test case to W3C, asserted once.
+                        example("failed", "2779a5/failed-1.html", "b"),
                     ],
                 ],
                 ["ruleId": "c4a8a4", "ruleName": "HTML page title is descriptive", "examples": [example("failed", "2779a5/failed-1.html", "d")]],
@@ -101,7 +103,7 @@ struct ACTReportTests {
         let assertor = try #require(graph.first { ($0["@type"] as? [String])?.contains("Assertor") == true })
         #expect((assertor["release"] as? [String: Any])?["revision"] as? String == "9.9.9")
         let assertions = graph.filter { $0["@type"] as? String == "Assertion" }
-        #expect(assertions.count == 3, "three examples, one mapped rule; the unmapped ACT rule has none")
+        #expect(assertions.count == 3, "three test cases, one mapped rule; the unmapped ACT rule has none")
         var outcomes: [String: String] = [:]
         for assertion in assertions {
             #expect(assertion["assertedBy"] as? String == assertor["@id"] as? String)
@@ -119,7 +121,7 @@ struct ACTReportTests {
         #expect(outcomes[String(repeating: "c", count: 40) + ".svg"] == "earl:inapplicable", "an SVG document is not an HTML page")
 
         let table = try String(contentsOf: output.appendingPathComponent("act-consistency.md"), encoding: .utf8)
-        #expect(table.contains("| 2779a5 | HTML page has non-empty title | `document-title` | 3 | 1 of 1 | 0 | 0 | 0 | consistent |"))
+        #expect(table.contains("| 2779a5 | HTML page has non-empty title | `document-title` | 4 | 2 of 2 | 0 | 0 | 0 | consistent |"))
         #expect(table.contains("| c4a8a4 | HTML page title is descriptive | — | 1 | 0 of 1 | 0 | 0 | 0 | untested |"))
     }
 

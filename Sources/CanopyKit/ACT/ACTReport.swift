@@ -16,9 +16,12 @@ public struct ACTReport: Sendable {
         let run = ACTRun(testCases: try ACTTestCases(folder: casesFolder))
         let earl = outputFolder.appendingPathComponent("earl.json")
         let table = outputFolder.appendingPathComponent("act-consistency.md")
+        var assertions = 0
         do {
             try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
-            try EARLReport.json(run, version: version).write(to: earl, options: .atomic)
+            let report = try EARLReport.json(run, version: version)
+            assertions = report.assertions
+            try report.data.write(to: earl, options: .atomic)
             try Data(ACTConsistencyTable.markdown(run).utf8).write(to: table, options: .atomic)
         } catch {
             throw Diagnostic(.unreadableFile, "cannot write the ACT report: \(error.localizedDescription)", at: SourceLocation(file: outputFolder.path))
@@ -31,7 +34,6 @@ public struct ACTReport: Sendable {
             }
             messages.append("\(approved ? "approved" : "proposed") ACT rules: \(counts.joined(separator: ", "))")
         }
-        let assertions = run.rules.reduce(0) { $0 + $1.examples.count * $1.canopyRules.count }
         messages.append("wrote \(earl.path) (\(assertions) assertions) and \(table.path)")
         return Outcome(run: run, messages: messages)
     }
