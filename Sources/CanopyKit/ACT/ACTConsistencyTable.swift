@@ -31,16 +31,12 @@ public enum ACTConsistencyTable {
 
             """
         for approved in [true, false] {
-            let group = run.rules.filter { $0.rule.approved == approved }.sorted { $0.rule.id < $1.rule.id }
-            let ratings = group.map { $0.consistency.publishedCategory }
-            let counts = [ACTConsistency.consistent, .partial, .inconsistent, .untested].map { rating in
-                "\(ratings.filter { $0 == rating }.count) \(rating.rawValue)"
-            }
+            let group = run.rules(approved: approved)
             let everyFailedCaught = group.filter { row in
                 !row.canopyRules.isEmpty && row.examples.allSatisfy { $0.example.expected != .failed || $0.combined == .failed }
                     && row.falsePositives.isEmpty
             }.count
-            text += "## \(approved ? "Approved" : "Proposed") rules: \(counts.joined(separator: ", "))\n\n"
+            text += "## \(approved ? "Approved" : "Proposed") rules: \(run.ratingCounts(approved: approved))\n\n"
             text += "\(everyFailedCaught) of the \(group.count) report every failed example failed.\n\n"
             text += "| ACT rule | name | Canopy rules | examples | failed reported failed | failed, can't tell | failed, missed | false positives | rating |\n"
             text += "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"

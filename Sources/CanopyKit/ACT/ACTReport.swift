@@ -28,11 +28,7 @@ public struct ACTReport: Sendable {
         }
         var messages: [OutcomeLine] = []
         for approved in [true, false] {
-            let ratings = run.rules.filter { $0.rule.approved == approved }.map(\.consistency.publishedCategory)
-            let counts = [ACTConsistency.consistent, .partial, .inconsistent, .untested].map { rating in
-                "\(ratings.filter { $0 == rating }.count) \(rating.rawValue)"
-            }
-            messages.append("\(approved ? "approved" : "proposed") ACT rules: \(counts.joined(separator: ", "))")
+            messages.append("\(approved ? "approved" : "proposed") ACT rules: \(run.ratingCounts(approved: approved))")
         }
         messages.append("wrote \(earl.path) (\(assertions) assertions) and \(table.path)")
         return Outcome(run: run, messages: messages)

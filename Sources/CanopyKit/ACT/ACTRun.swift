@@ -49,6 +49,19 @@ public struct ACTRun: Sendable {
 
     public let rules: [RuleResult]
 
+    /// The approved or the proposed rules, by id.
+    public func rules(approved: Bool) -> [RuleResult] {
+        rules.filter { $0.rule.approved == approved }.sorted { $0.rule.id < $1.rule.id }
+    }
+
+    /// "33 consistent, 0 partial, 0 inconsistent, 4 untested", as W3C publishes the figures.
+    public func ratingCounts(approved: Bool) -> String {
+        let ratings = rules(approved: approved).map(\.consistency.publishedCategory)
+        return [ACTConsistency.consistent, .partial, .inconsistent, .untested].map { rating in
+            "\(ratings.filter { $0 == rating }.count) \(rating.rawValue)"
+        }.joined(separator: ", ")
+    }
+
     public init(testCases: ACTTestCases, catalog: [any Rule] = RuleCatalog.all, viewport: Viewport = .desktop) {
         let root = testCases.examplesFolder
         let styles = StyleEnvironment(viewport: viewport, loader: ACTExampleStyleSheets(root: root))
