@@ -3,11 +3,11 @@
 /// renumbers the whole tree once.
 extension NodeStorage {
     /// An element with no attributes that is not in the tree yet.
-    mutating func makeElement(name: String, line: Int32) -> Int32 {
+    func makeElement(name: String, line: Int32) -> Int32 {
         append(kind: .element, parent: -1, name: name, line: line)
     }
 
-    mutating func unlink(_ node: Int32) {
+    func unlink(_ node: Int32) {
         let record = nodes[Int(node)]
         if record.previousSibling >= 0 {
             nodes[Int(record.previousSibling)].nextSibling = record.nextSibling
@@ -25,7 +25,7 @@ extension NodeStorage {
     }
 
     /// Puts an unlinked node right before `reference`, under the same parent.
-    mutating func insert(_ node: Int32, before reference: Int32) {
+    func insert(_ node: Int32, before reference: Int32) {
         let parent = nodes[Int(reference)].parent
         let previous = nodes[Int(reference)].previousSibling
         nodes[Int(node)].parent = parent
@@ -36,7 +36,7 @@ extension NodeStorage {
     }
 
     /// Puts an unlinked node right after `reference`, under the same parent.
-    mutating func insert(_ node: Int32, after reference: Int32) {
+    func insert(_ node: Int32, after reference: Int32) {
         let next = nodes[Int(reference)].nextSibling
         if next >= 0 {
             insert(node, before: next)
@@ -46,7 +46,7 @@ extension NodeStorage {
     }
 
     /// Makes an unlinked node the last child of `parent`.
-    mutating func appendChild(_ node: Int32, to parent: Int32) {
+    func appendChild(_ node: Int32, to parent: Int32) {
         let previous = nodes[Int(parent)].lastChild
         nodes[Int(node)].parent = parent
         nodes[Int(node)].previousSibling = previous
@@ -83,7 +83,7 @@ extension NodeStorage {
     /// and the id list is rebuilt in document order. Nodes not reachable from the document node
     /// are dropped.
     func inDocumentOrder() -> NodeStorage {
-        var result = NodeStorage(estimatedNodes: count)
+        let result = NodeStorage(estimatedNodes: count)
         result.textBytes = textBytes
         result.append(kind: .document, parent: -1)
         // (old node, new parent) pairs; children are pushed in reverse so they pop in order.
@@ -125,7 +125,7 @@ extension NodeStorage {
     }
 
     /// Appends a text or comment node whose bytes are already in `textBytes`.
-    private mutating func appendRecord(kind: NodeKind, parent: Int32, copying record: NodeRecord) {
+    private func appendRecord(kind: NodeKind, parent: Int32, copying record: NodeRecord) {
         let node = append(kind: kind, parent: parent, line: record.line)
         nodes[Int(node)].textStart = record.textStart
         nodes[Int(node)].textLength = record.textLength
@@ -133,7 +133,7 @@ extension NodeStorage {
 
     /// Joins a text to the text node `node`; their bytes are copied to the end of `textBytes`
     /// when they do not already follow each other.
-    private mutating func extendText(of node: Int32, with record: NodeRecord) {
+    private func extendText(of node: Int32, with record: NodeRecord) {
         let start = Int(nodes[Int(node)].textStart), length = Int(nodes[Int(node)].textLength)
         if start + length == Int(record.textStart) {
             nodes[Int(node)].textLength += record.textLength

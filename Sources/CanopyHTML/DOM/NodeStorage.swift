@@ -35,7 +35,12 @@ struct NodeRecord {
 }
 
 /// The flat arrays behind a `Document`. Node 0 is the document node; -1 means "none".
-struct NodeStorage: Sendable {
+///
+/// A class, not a struct: every read of a struct held in a `Document`'s `let` copied it first,
+/// a retain and a release of each of its arrays (4% of a styled crawl, in `Element.attribute`).
+/// Written only while a page is built, by one thread; a `Document` holds it read-only from
+/// then on, which is what makes sharing it between threads safe.
+final class NodeStorage: @unchecked Sendable {
     var nodes: [NodeRecord] = []
     /// Element local name, or "" for other nodes.
     var names: [String] = []
@@ -69,7 +74,7 @@ struct NodeStorage: Sendable {
     /// Appends a node as the last child of `parentNode` (or as the document node when -1).
     /// Node numbers grow in document order as long as nodes are appended in a pre-order walk.
     @discardableResult
-    mutating func append(
+    func append(
         kind: NodeKind, parent parentNode: Int32, name: String = "", nameKey: UInt64? = nil, namespace: Namespace = .html,
         text: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0), line: Int32 = 0
     ) -> Int32 {
@@ -93,7 +98,7 @@ struct NodeStorage: Sendable {
     }
 
     /// Extends the text of the most recently appended node, which must be a text node.
-    mutating func appendToLastText(_ text: UnsafeBufferPointer<UInt8>) {
+    func appendToLastText(_ text: UnsafeBufferPointer<UInt8>) {
         nodes[nodes.count - 1].textLength += Int32(text.count)
         textBytes.append(contentsOf: text)
     }
@@ -107,14 +112,14 @@ struct NodeStorage: Sendable {
     func hasText(_ node: Int) -> Bool { nodes[node].textLength > 0 }
 
     /// Adds an attribute to the most recently appended node.
-    mutating func appendAttribute(name: String, key: UInt64? = nil, value: UnsafeBufferPointer<UInt8>) {
+    func appendAttribute(name: String, key: UInt64? = nil, value: UnsafeBufferPointer<UInt8>) {
         let start = Int32(textBytes.count)
         if !value.isEmpty { textBytes.append(contentsOf: value) }
         appendAttribute(name: name, key: key, valueStart: start, valueLength: Int32(value.count))
     }
 
     /// Adds an attribute whose value is already in `textBytes`.
-    mutating func appendAttribute(name: String, key: UInt64? = nil, valueStart: Int32, valueLength: Int32) {
+    func appendAttribute(name: String, key: UInt64? = nil, valueStart: Int32, valueLength: Int32) {
         attributeNames.append(name)
         attributeNameKeys.append(key ?? NameKey.of(name))
         attributeValueStart.append(valueStart)
@@ -181,7 +186,6 @@ enum NameKey {
         }
     }
 
-    @inline(__always)
     static func same(_ key: UInt64, _ name: String, as otherKey: UInt64, _ other: String) -> Bool {
         key == otherKey && (key >> 56 <= 7 || name == other)
     }

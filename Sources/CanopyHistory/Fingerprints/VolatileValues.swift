@@ -103,8 +103,8 @@ public enum VolatileValues {
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         if let question = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<question] }
         var hostStart: Int?
-        if let separator = rest.firstRange(of: "://".utf8) {
-            hostStart = separator.upperBound
+        if let separator = firstSchemeSeparator(in: rest) {
+            hostStart = separator + 3
         } else if rest.starts(with: "//".utf8) {
             hostStart = rest.startIndex + 2
         }
@@ -136,6 +136,17 @@ public enum VolatileValues {
         }
         if output.count == pathStart { output.append(UInt8(ascii: "/")) }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Where the first `://` starts. A plain scan: the standard library's generic `firstRange(of:)`
+    /// was nine tenths of this reduction's time, 6% of a styled crawl.
+    private static func firstSchemeSeparator(in bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var index = bytes.startIndex
+        while index + 2 < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Text as a fingerprint reads it: whitespace collapsed, lowercase, digit runs as `#` (prices,

@@ -123,7 +123,9 @@ public final class PageContext {
     /// Boxed, so that reading one back is a class cast rather than an existential one.
     // Unchecked for the model's reason (see AccessibilityModel): one thread, no overlapping access.
     @exclusivity(unchecked) private var memos: [String: AnyObject] = [:]
-    @exclusivity(unchecked) private var lastMemo: (key: String, box: AnyObject)?
+    /// The memos asked for most recently, newest first: a rule asks for a few of them in turn for
+    /// each element (color-contrast four), which a single last entry kept missing.
+    @exclusivity(unchecked) private var recentMemos: [(key: String, box: AnyObject)] = []
 
     /// The frame element this document is shown in; nil for the top-level page.
     public internal(set) var host: FrameHost?
@@ -155,22 +157,28 @@ public final class PageContext {
 
     /// The value stored under `key` for this page, computed by `compute` the first time.
     public func memo<Value>(_ key: String, _ compute: () -> Value) -> Value {
-        // The auditor runs one rule over all its elements in a row, so the same key comes back
-        // many times: comparing it with the last one spares hashing it each time.
-        // Checking the box's class by identity and then downcasting without a check spares a
-        // generic dynamic cast, which cost more than the rule's own work on rules like region.
-        if let last = lastMemo, key == last.key, ObjectIdentifier(type(of: last.box)) == ObjectIdentifier(MemoBox<Value>.self) {
-            return unsafeDowncast(last.box, to: MemoBox<Value>.self).value
+        // The auditor runs one rule over all its elements in a row, so the same keys come back
+        // many times: comparing them with the recent ones (literals compare by address) spares
+        // hashing each time. Checking the box's class by identity and then downcasting without a
+        // check spares a generic dynamic cast, which cost more than the rule's own work on rules
+        // like region.
+        for recent in recentMemos where key == recent.key && ObjectIdentifier(type(of: recent.box)) == ObjectIdentifier(MemoBox<Value>.self) {
+            return unsafeDowncast(recent.box, to: MemoBox<Value>.self).value
         }
         if let box = memos[key], let known = box as? MemoBox<Value> {
-            lastMemo = (key, box)
+            remember(key, box)
             return known.value
         }
         let value = compute()
         let box = MemoBox(value)
         memos[key] = box
-        lastMemo = (key, box)
+        remember(key, box)
         return value
+    }
+
+    private func remember(_ key: String, _ box: AnyObject) {
+        if recentMemos.count == 4 { recentMemos.removeLast() }
+        recentMemos.insert((key, box), at: 0)
     }
 
     /// Elements by local name and attribute name, so page-wide queries visit only candidates:
