@@ -204,6 +204,12 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// Appends the UTF-8 bytes of `textContent` to `text`, for callers that gather the text of
+    /// many elements and would otherwise make a string of each.
+    public func appendTextContent(to text: inout [UInt8]) {
+        appendText(of: node, to: &text)
+    }
+
     private func appendText(of start: Int, to text: inout [UInt8]) {
         // Iterative pre-order walk: real pages nest deeply enough to overflow a recursive one.
         var current = document.storage.nodes[start].firstChild
@@ -254,6 +260,13 @@ public struct Node: Hashable, Sendable {
     public var element: Element? { kind == .element ? Element(document: document, node: node) : nil }
     /// The text of a text or comment node ("" for elements).
     public var text: String { document.storage.text(of: node) }
+
+    /// Appends the UTF-8 bytes of `text` to `bytes`, without making a string.
+    public func appendText(to bytes: inout [UInt8]) {
+        let record = document.storage.nodes[node]
+        let start = Int(record.textStart)
+        bytes.append(contentsOf: document.storage.textBytes[start..<start + Int(record.textLength)])
+    }
 }
 
 extension Character {

@@ -106,10 +106,26 @@ public struct TargetSelectorGenerator: Sendable {
             }
 
             let kind: Kind
-            let text: String
             /// Features whose matches together are what the piece matches, leaving aside
             /// `:nth-child()`, which only narrows.
             let keys: [FeatureKey]
+
+            /// The text of a piece kept for later selectors (ancestors recur in every path below them).
+            var keptText: String?
+
+            /// The selector text, made when asked: most pieces are counted and dropped, and
+            /// escaping and quoting each candidate's text was a fifth of a page's selectors.
+            var text: String {
+                if let keptText { return keptText }
+                switch kind {
+                case .id(let id): return "#" + CSSSyntax.escapeIdentifier(id)
+                case .className(let name): return "." + CSSSyntax.escapeIdentifier(name)
+                case .attribute(let name, let value): return "[\(CSSSyntax.escapeIdentifier(name))=\(CSSSyntax.quoteString(value))]"
+                case .tag(let name): return CSSSyntax.escapeIdentifier(name)
+                case .nthChild(let tag, let index): return CSSSyntax.escapeIdentifier(tag) + ":nth-child(\(index))"
+                case .root: return ":root"
+                }
+            }
 
             /// The parsed form, built only for the pieces that get checked with the matcher.
             var compound: CompoundSelector {
@@ -215,21 +231,21 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         private func idPiece(_ id: String) -> Piece {
-            Piece(kind: .id(id), text: "#" + CSSSyntax.escapeIdentifier(id), keys: [.id(id)])
+            Piece(kind: .id(id), keys: [.id(id)])
         }
 
         private func tagPiece(for element: Element) -> Piece {
             let name = element.localName
             // The text `name` matches HTML elements named lowercase(name) and other elements named exactly name.
             return Piece(
-                kind: .tag(name), text: CSSSyntax.escapeIdentifier(name),
+                kind: .tag(name),
                 keys: [.htmlTag(CSSSyntax.asciiLowercased(name)), .foreignTag(name)]
             )
         }
 
         private func classPieces(for element: Element) -> [Piece] {
             Self.classNames(of: element).map { name in
-                Piece(kind: .className(name), text: "." + CSSSyntax.escapeIdentifier(name), keys: [.className(name)])
+                Piece(kind: .className(name), keys: [.className(name)])
             }
         }
 
@@ -238,7 +254,6 @@ public struct TargetSelectorGenerator: Sendable {
                 // Both keys: the text matches HTML and foreign elements alike, each by its own case rules.
                 Piece(
                     kind: .attribute(name: attribute.name, value: attribute.value),
-                    text: "[\(CSSSyntax.escapeIdentifier(attribute.name))=\(CSSSyntax.quoteString(attribute.value))]",
                     keys: [
                         Self.attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: true),
                         Self.attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: false),
@@ -251,7 +266,7 @@ public struct TargetSelectorGenerator: Sendable {
         private func rootPiece(for element: Element) -> Piece {
             let tag = tagPiece(for: element)
             if documentCount(of: tag) == 1 { return tag }
-            return Piece(kind: .root, text: ":root", keys: tag.keys)
+            return Piece(kind: .root, keys: tag.keys)
         }
 
         private func childPosition(of element: Element) -> Int {
@@ -270,7 +285,7 @@ public struct TargetSelectorGenerator: Sendable {
         private func nthChildPiece(for element: Element) -> Piece {
             let index = childPosition(of: element)
             let tag = tagPiece(for: element)
-            return Piece(kind: .nthChild(tag: element.localName, index: index), text: tag.text + ":nth-child(\(index))", keys: tag.keys)
+            return Piece(kind: .nthChild(tag: element.localName, index: index), keys: tag.keys)
         }
 
         // MARK: Choosing pieces
@@ -318,7 +333,9 @@ public struct TargetSelectorGenerator: Sendable {
         /// A piece that matches `element` and no other element of the document, or nil.
         private func documentUniquePiece(for element: Element) -> Piece? {
             if let cached = documentUniquePieces[element.node] { return cached }
-            let piece = findDocumentUniquePiece(for: element)
+            var piece = findDocumentUniquePiece(for: element)
+            let text = piece?.text
+            piece?.keptText = text
             documentUniquePieces[element.node] = .some(piece)
             return piece
         }
@@ -366,7 +383,9 @@ public struct TargetSelectorGenerator: Sendable {
         /// when nothing else does.
         private func siblingUniquePiece(for element: Element) -> Piece {
             if let cached = siblingUniquePieces[element.node] { return cached }
-            let piece = findSiblingUniquePiece(for: element)
+            var piece = findSiblingUniquePiece(for: element)
+            let text = piece.text
+            piece.keptText = text
             siblingUniquePieces[element.node] = piece
             return piece
         }

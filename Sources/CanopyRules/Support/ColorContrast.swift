@@ -55,19 +55,21 @@ public struct ColorContrast: Sendable {
 
     /// Text of a label whose control is disabled is greyed out on purpose (WCAG exempts it).
     private static func labelsDisabledControl(_ element: Element, on page: PageContext) -> Bool {
-        // The labels of disabled controls, found once per page. Most pages have none (javadoc's
-        // disabled search field has no label): then no text needs its label looked for.
-        let labelsOfDisabled = page.memo("color-contrast.labelsOfDisabledControls") { () -> Set<Int> in
+        // The labels of disabled controls, found once per page, as the position ranges of their
+        // subtrees. Most pages have none; javadoc's has one, and climbing from every text element
+        // to look for a wrapping label cost more than the rest of the rule's applicability.
+        let labelsOfDisabled = page.memo("color-contrast.labelsOfDisabledControls") { () -> [Range<Int>] in
             let hasDisabledField = ["input", "select", "textarea"].contains {
                 page.document.elements(named: $0).contains(where: page.accessibility.isDisabled)
             }
             guard hasDisabledField else { return [] }
-            return Set(page.document.elements(named: "label").filter { labelsDisabledControl(label: $0, on: page) }.map(\.position))
+            return page.document.elements(named: "label").filter { labelsDisabledControl(label: $0, on: page) }
+                .map { $0.position..<$0.descendants.endIndex }
         }
-        guard !labelsOfDisabled.isEmpty,
+        guard labelsOfDisabled.contains(where: { $0.contains(element.position) }),
             let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element)
         else { return false }
-        return labelsOfDisabled.contains(label.position)
+        return labelsOfDisabled.contains { $0.lowerBound == label.position }
     }
 
     private static func labelsDisabledControl(label: Element, on page: PageContext) -> Bool {

@@ -27,6 +27,14 @@ enum RunningText {
         return length
     }
 
+    /// `sanitizedLength` of text given as UTF-8 bytes.
+    static func sanitizedLength(utf8 bytes: [UInt8]) -> Int {
+        guard foldsOnBytes(bytes) else { return sanitizedByCharacters(String(decoding: bytes, as: UTF8.self)).count }
+        var length = 0
+        forEachFoldedByte(of: bytes) { _ in length += 1 }
+        return length
+    }
+
     /// The definition, for text with other characters than ASCII and no-break spaces.
     static func sanitizedByCharacters(_ text: String) -> String {
         text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
@@ -34,7 +42,7 @@ enum RunningText {
 
     /// Whether every character is ASCII or a no-break space (C2 A0), so that bytes stand for
     /// characters and a no-break space for a space.
-    private static func foldsOnBytes(_ bytes: String.UTF8View) -> Bool {
+    private static func foldsOnBytes(_ bytes: some Sequence<UInt8>) -> Bool {
         var afterLeadByte = false
         for byte in bytes {
             if afterLeadByte {
@@ -49,7 +57,7 @@ enum RunningText {
     }
 
     /// The bytes of the folded text, for text `foldsOnBytes` accepts.
-    private static func forEachFoldedByte(of bytes: String.UTF8View, _ body: (UInt8) -> Void) {
+    private static func forEachFoldedByte(of bytes: some Sequence<UInt8>, _ body: (UInt8) -> Void) {
         var pendingSpace = false
         var wroteAny = false
         var skipsNext = false
@@ -138,17 +146,18 @@ enum RunningText {
         let plainLength: Int
         let widgetLength: Int
 
-        init(_ text: (plain: String, widget: String)) {
-            plainLength = RunningText.sanitizedLength(text.plain)
-            widgetLength = RunningText.sanitizedLength(text.widget)
+        init(_ text: (plain: [UInt8], widget: [UInt8])) {
+            plainLength = RunningText.sanitizedLength(utf8: text.plain)
+            widgetLength = RunningText.sanitizedLength(utf8: text.widget)
         }
     }
 
     /// A block's content split at line breaks, each line's ordinary text apart from the text of
-    /// its links and controls.
+    /// its links and controls. Gathered as bytes: a string per text node and per link, appended
+    /// to the line's, was most of the walk.
     private struct LineWalk {
         let page: PageContext
-        var lines: [(plain: String, widget: String)] = [("", "")]
+        var lines: [(plain: [UInt8], widget: [UInt8])] = [([], [])]
         var lineOf: [Int: Int] = [:]
 
         init(page: PageContext) {
@@ -158,7 +167,7 @@ enum RunningText {
         mutating func visitChildren(of element: Element) {
             for node in element.childNodes {
                 if node.kind == .text {
-                    lines[lines.count - 1].plain += node.text
+                    node.appendText(to: &lines[lines.count - 1].plain)
                 } else if let child = node.element {
                     visit(child)
                 }
@@ -168,14 +177,14 @@ enum RunningText {
         private mutating func visit(_ element: Element) {
             let styles = page.styles
             if styles.startsBlock(element) || (element.isHTML && ["br", "hr"].contains(element.localName)) {
-                lines.append(("", ""))
+                lines.append(([], []))
                 return
             }
             lineOf[element.position] = lines.count - 1
             // Boxes taken out of the line by their own style attribute are not part of it.
             if let style = element.attribute("style"), Self.leavesTheLine(StyleAttributeDeclarations(parsing: style)) { return }
             if let role = page.accessibility.role(of: element), ARIARoles.role(named: role)?.type == "widget" {
-                lines[lines.count - 1].widget += element.textContent
+                element.appendTextContent(to: &lines[lines.count - 1].widget)
                 return
             }
             visitChildren(of: element)
