@@ -180,8 +180,9 @@ public struct ColorContrast: Sendable {
         if let reason = Self.clippingReason(element, facts) {
             return undecided("elmPartiallyObscured", "Part of the text may be cut off: \(reason); only layout can tell what shows.")
         }
-        if let stroke = CSSLength.pixels(styles.value(.textStrokeWidth, of: element),
-                                          in: LengthContext(fontSize: fontSize, rootFontSize: 16, viewport: styles.viewport)),
+        // Nearly all text has the initial width, "0": read as a length only when it is not.
+        let strokeWidth = styles.value(.textStrokeWidth, of: element)
+        if strokeWidth != "0", let stroke = CSSLength.pixels(strokeWidth, in: LengthContext(fontSize: fontSize, rootFontSize: 16, viewport: styles.viewport)),
            stroke / fontSize >= 0.03 {
             return undecided("colorParse", "The text is outlined (-webkit-text-stroke), so its visible colour is the stroke's as much as its own.")
         }
@@ -250,7 +251,41 @@ public struct ColorContrast: Sendable {
     /// What one box contributes to the background of the text inside it: a reason the colour
     /// cannot be known, or its own background colour (with its opacity).
     static func backgroundLayer(of box: Element, _ facts: ContrastFacts) -> Background {
-        let styles = facts.styles
+        switch facts.ownBackground(of: box) {
+        case .unknown(let key, let message):
+            return .unknown(key: key, message: message)
+        case .color(let color, let overlap):
+            // An opaque box hides whatever it lies over, wherever layout puts it.
+            if color.alpha >= 1 { return .known(color) }
+            if let reason = overlap.reason(siblingsPaint: { siblingsPaintBackgrounds(box, facts.styles) }), facts.othersMayLieUnder(box) {
+                return .unknown(key: "bgOverlap", message: "\(describe(box)) \(reason), so what lies behind the text depends on layout.")
+            }
+            return .known(color)
+        }
+    }
+
+    /// What a box's computed values alone say about its background: the same for every box of
+    /// one style node, so `ContrastFacts` keeps it per node.
+    enum OwnBackground {
+        case unknown(key: String, message: String)
+        case color(RGBA, overlap: Overlap)
+    }
+
+    /// Why a box may be painted over something other than its ancestors, from its computed values;
+    /// a float counts only beside siblings that paint, which the page's structure tells.
+    struct Overlap {
+        let outOfFlow: String?
+        let floats: Bool
+        let shifted: String?
+
+        func reason(siblingsPaint: () -> Bool) -> String? {
+            if let outOfFlow { return outOfFlow }
+            if floats, siblingsPaint() { return "floats beside elements with backgrounds of their own" }
+            return shifted
+        }
+    }
+
+    static func ownBackground(of box: Element, _ styles: ComputedStyles) -> OwnBackground {
         let image = styles.lowercasedValue(.backgroundImage, of: box)
         if image != "none" {
             let gradient = image.contains("gradient(")
@@ -267,33 +302,30 @@ public struct ColorContrast: Sendable {
             return .unknown(key: "colorParse", message: "The background colour \"\(styles.value(.backgroundColor, of: box))\" of \(describe(box)) could not be read.")
         }
         if color.alpha > 0 { color.alpha *= styles.opacity(of: box) }
-        // An opaque box hides whatever it lies over, wherever layout puts it.
-        if color.alpha >= 1 { return .known(color) }
-        if let overlap = overlapReason(box, styles), facts.othersMayLieUnder(box) {
-            return .unknown(key: "bgOverlap", message: "\(describe(box)) \(overlap), so what lies behind the text depends on layout.")
-        }
-        return .known(color)
+        if color.alpha >= 1 { return .color(color, overlap: Overlap(outOfFlow: nil, floats: false, shifted: nil)) }
+        return .color(color, overlap: overlap(of: box, styles))
     }
 
-    /// Why the box may be painted over something other than its ancestors, if it may.
-    static func overlapReason(_ box: Element, _ styles: ComputedStyles) -> String? {
+    private static func overlap(of box: Element, _ styles: ComputedStyles) -> Overlap {
         let position = styles.lowercasedValue(.position, of: box)
-        if position == "absolute" || position == "fixed" || position == "sticky" { return "is positioned (\(position))" }
-        if styles.lowercasedValue(.transform, of: box) != "none" { return "is transformed" }
-        for side in [CSSProperty.marginTop, .marginLeft, .marginRight, .marginBottom] where styles.value(side, of: box).hasPrefix("-") {
-            return "has a negative margin"
+        var outOfFlow: String?
+        if position == "absolute" || position == "fixed" || position == "sticky" {
+            outOfFlow = "is positioned (\(position))"
+        } else if styles.lowercasedValue(.transform, of: box) != "none" {
+            outOfFlow = "is transformed"
+        } else if [CSSProperty.marginTop, .marginLeft, .marginRight, .marginBottom].contains(where: { styles.value($0, of: box).hasPrefix("-") }) {
+            outOfFlow = "has a negative margin"
         }
-        if styles.lowercasedValue(.float, of: box) != "none", siblingsPaintBackgrounds(box, styles) {
-            return "floats beside elements with backgrounds of their own"
-        }
+        let floats = styles.lowercasedValue(.float, of: box) != "none"
+        var shifted: String?
         if position == "relative", ["top", "left", "right", "bottom"].contains(where: { edge in
             let property: CSSProperty = edge == "top" ? .top : edge == "left" ? .left : edge == "right" ? .right : .bottom
             let value = styles.value(property, of: box).lowercased()
             return value != "auto" && value != "0" && value != "0px"
         }) {
-            return "is shifted from its place (position: relative with an offset)"
+            shifted = "is shifted from its place (position: relative with an offset)"
         }
-        return nil
+        return Overlap(outOfFlow: outOfFlow, floats: floats, shifted: shifted)
     }
 
     /// In-flow siblings that paint: a float can lie over their backgrounds. Floats beside each

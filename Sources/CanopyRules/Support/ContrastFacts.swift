@@ -21,6 +21,9 @@ final class ContrastFacts {
     private var pseudoElements: [Int32] = []
     private var texts: [String] = []
 
+    /// `ColorContrast.ownBackground` by style node: most of a page's boxes share a few nodes.
+    private var ownBackgrounds: [ColorContrast.OwnBackground?] = []
+
     private let model: AccessibilityModel
     /// Positions of the rendered elements that paint a background of their own, `<html>` and
     /// `<body>` aside, in document order; listed when a box is first found out of the normal flow.
@@ -67,6 +70,15 @@ final class ContrastFacts {
     }
 
     // MARK: Background
+
+    func ownBackground(of box: Element) -> ColorContrast.OwnBackground {
+        let node = styles.styleNodeNumber(of: box)
+        if node < ownBackgrounds.count, let known = ownBackgrounds[node] { return known }
+        let computed = ColorContrast.ownBackground(of: box, styles)
+        if node >= ownBackgrounds.count { ownBackgrounds.append(contentsOf: repeatElement(nil, count: node + 1 - ownBackgrounds.count)) }
+        ownBackgrounds[node] = computed
+        return computed
+    }
 
     /// The colour behind the element's text: backgrounds composited from the canvas (white) up
     /// to the first opaque one, unless a box on the way cannot be placed without layout.
@@ -195,9 +207,26 @@ final class ContrastFacts {
         return result
     }
 
+    /// By style node: 0 not known yet, 1 none, 2 `before`, 3 `after`.
+    private var ownPseudoElements: [UInt8] = []
+
     private func ownPaintedPseudoElement(_ box: Element) -> String? {
         let painting = styles.index.pseudoElementsWithBackgrounds
         guard !painting.isEmpty else { return nil }
+        let node = styles.styleNodeNumber(of: box)
+        if node >= ownPseudoElements.count { ownPseudoElements.append(contentsOf: repeatElement(0, count: node + 1 - ownPseudoElements.count)) }
+        switch ownPseudoElements[node] {
+        case 1: return nil
+        case 2: return "before"
+        case 3: return "after"
+        default: break
+        }
+        let found = paintedPseudoElement(box, painting)
+        ownPseudoElements[node] = found == "before" ? 2 : found == "after" ? 3 : 1
+        return found
+    }
+
+    private func paintedPseudoElement(_ box: Element, _ painting: Set<String>) -> String? {
         for pseudo in ["before", "after"] where painting.contains(pseudo) && styles.hasPseudoElementRules(pseudo, for: box) {
             let content = styles.pseudoElementValue(.content, of: box, pseudo: pseudo)?.lowercased() ?? "none"
             guard content != "none", content != "normal" else { continue }

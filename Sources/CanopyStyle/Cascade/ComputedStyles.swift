@@ -323,6 +323,13 @@ public final class ComputedStyles {
         document.element(atPosition: Int(nodes.firstElement[node]))
     }
 
+    /// A number shared by elements whose computed values are all the same (their style node):
+    /// callers may keep what they derive from computed values alone under it. Numbers count up
+    /// from 0 in this cascade.
+    public func styleNodeNumber(of element: Element) -> Int {
+        Int(styleNode(of: element))
+    }
+
     /// The element's style node, made on first ask, with those of its ancestors.
     func styleNode(of element: Element) -> Int32 {
         if nodes.ofElement.isEmpty { nodes.ofElement = Array(repeating: -1, count: document.elementCount) }
