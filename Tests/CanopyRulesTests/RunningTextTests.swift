@@ -16,7 +16,6 @@ struct RunningTextTests {
         }
         for text in samples {
             #expect(RunningText.sanitized(text) == RunningText.sanitizedByCharacters(text), "\(text.debugDescription)")
-            #expect(RunningText.sanitizedLength(text) == RunningText.sanitizedByCharacters(text).count, "\(text.debugDescription)")
             #expect(RunningText.sanitizedLength(utf8: Array(text.utf8)) == RunningText.sanitizedByCharacters(text).count, "\(text.debugDescription)")
         }
     }

@@ -216,8 +216,7 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         while current >= 0 {
             let index = Int(current)
             if document.storage.nodes[index].kind == .text {
-                let textStart = Int(document.storage.nodes[index].textStart)
-                text.append(contentsOf: document.storage.textBytes[textStart..<textStart + Int(document.storage.nodes[index].textLength)])
+                text.append(contentsOf: document.storage.textBytes[document.storage.textRange(of: index)])
             }
             if document.storage.nodes[index].firstChild >= 0 {
                 current = document.storage.nodes[index].firstChild
@@ -263,9 +262,7 @@ public struct Node: Hashable, Sendable {
 
     /// Appends the UTF-8 bytes of `text` to `bytes`, without making a string.
     public func appendText(to bytes: inout [UInt8]) {
-        let record = document.storage.nodes[node]
-        let start = Int(record.textStart)
-        bytes.append(contentsOf: document.storage.textBytes[start..<start + Int(record.textLength)])
+        bytes.append(contentsOf: document.storage.textBytes[document.storage.textRange(of: node)])
     }
 }
 

@@ -104,9 +104,14 @@ final class NodeStorage: @unchecked Sendable {
     }
 
     func text(of node: Int) -> String {
+        String(decoding: textBytes[textRange(of: node)], as: UTF8.self)
+    }
+
+    /// Where the text of a text or comment node lies in `textBytes`.
+    func textRange(of node: Int) -> Range<Int> {
         let record = nodes[node]
         let start = Int(record.textStart)
-        return String(decoding: textBytes[start..<start + Int(record.textLength)], as: UTF8.self)
+        return start..<start + Int(record.textLength)
     }
 
     func hasText(_ node: Int) -> Bool { nodes[node].textLength > 0 }
@@ -186,6 +191,7 @@ enum NameKey {
         }
     }
 
+    @inline(__always)
     static func same(_ key: UInt64, _ name: String, as otherKey: UInt64, _ other: String) -> Bool {
         key == otherKey && (key >> 56 <= 7 || name == other)
     }

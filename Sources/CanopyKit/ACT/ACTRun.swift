@@ -48,6 +48,8 @@ public struct ACTRun: Sendable {
     }
 
     public let rules: [RuleResult]
+    /// The WCAG criteria each mapped Canopy rule reports, from the catalog the run used.
+    public let wcagCriteria: [String: [String]]
 
     /// The approved or the proposed rules, by id.
     public func rules(approved: Bool) -> [RuleResult] {
@@ -67,6 +69,7 @@ public struct ACTRun: Sendable {
         let styles = StyleEnvironment(viewport: viewport, loader: ACTExampleStyleSheets(root: root))
         let frames = ACTExampleFrames(root: root)
         let known = Dictionary(catalog.map { ($0.metadata.id, $0) }, uniquingKeysWith: { first, _ in first })
+        wcagCriteria = known.mapValues(\.metadata.wcagCriteria)
         rules = testCases.rules.map { rule in
             let ownMappings = catalog.filter { $0.metadata.actRules.contains(rule.id) }.map(\.metadata.id)
             let mapped = Set(rule.axeRuleIDs.filter { known[$0] != nil }).union(ownMappings).sorted()

@@ -14,7 +14,7 @@ public enum EARLReport {
         var asserted = Set<[String]>()
         for rule in run.rules {
             let tests = rule.canopyRules.map { id in
-                TestCase(title: id, isPartOf: (RuleCatalog.rule(withID: id)?.metadata.wcagCriteria ?? []).compactMap(WCAGCriteria.url(of:)))
+                TestCase(title: id, isPartOf: (run.wcagCriteria[id] ?? []).compactMap(WCAGCriteria.url(of:)))
             }
             for example in rule.examples {
                 let subject = TestSubject(source: example.example.publishedURL(ruleID: rule.rule.id), title: example.example.title)

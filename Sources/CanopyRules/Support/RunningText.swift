@@ -18,16 +18,8 @@ enum RunningText {
         return String(decoding: folded, as: UTF8.self)
     }
 
-    /// `sanitized(text).count`, counted without building the text when it folds on bytes (one
-    /// character a byte there).
-    static func sanitizedLength(_ text: String) -> Int {
-        guard foldsOnBytes(text.utf8) else { return sanitizedByCharacters(text).count }
-        var length = 0
-        forEachFoldedByte(of: text.utf8) { _ in length += 1 }
-        return length
-    }
-
-    /// `sanitizedLength` of text given as UTF-8 bytes.
+    /// `sanitized(text).count` of text given as UTF-8 bytes, counted without building the text
+    /// when it folds on bytes (one character a byte there).
     static func sanitizedLength(utf8 bytes: [UInt8]) -> Int {
         guard foldsOnBytes(bytes) else { return sanitizedByCharacters(String(decoding: bytes, as: UTF8.self)).count }
         var length = 0
