@@ -21,8 +21,16 @@ final class ContrastFacts {
     private var pseudoElements: [Int32] = []
     private var texts: [String] = []
 
-    /// `ColorContrast.ownBackground` by style node: most of a page's boxes share a few nodes.
-    private var ownBackgrounds: [ColorContrast.OwnBackground?] = []
+    /// What computed values alone say, by style node, kept with the nodes for later pages.
+    private let nodeFacts: NodeFacts
+
+    /// By style node: most of a page's boxes share a few nodes, and the pages of a site share them.
+    private final class NodeFacts {
+        /// `ColorContrast.ownBackground`.
+        var ownBackgrounds: [ColorContrast.OwnBackground?] = []
+        /// The pseudo-element that paints over the box: 0 not known yet, 1 none, 2 `before`, 3 `after`.
+        var ownPseudoElements: [UInt8] = []
+    }
 
     private let model: AccessibilityModel
     /// Positions of the rendered elements that paint a background of their own, `<html>` and
@@ -32,6 +40,7 @@ final class ContrastFacts {
     private init(styles: ComputedStyles, model: AccessibilityModel) {
         self.styles = styles
         self.model = model
+        nodeFacts = styles.nodeFacts { NodeFacts() }
     }
 
     static func of(_ page: PageContext) -> ContrastFacts {
@@ -73,10 +82,12 @@ final class ContrastFacts {
 
     func ownBackground(of box: Element) -> ColorContrast.OwnBackground {
         let node = styles.styleNodeNumber(of: box)
-        if node < ownBackgrounds.count, let known = ownBackgrounds[node] { return known }
+        if node < nodeFacts.ownBackgrounds.count, let known = nodeFacts.ownBackgrounds[node] { return known }
         let computed = ColorContrast.ownBackground(of: box, styles)
-        if node >= ownBackgrounds.count { ownBackgrounds.append(contentsOf: repeatElement(nil, count: node + 1 - ownBackgrounds.count)) }
-        ownBackgrounds[node] = computed
+        if node >= nodeFacts.ownBackgrounds.count {
+            nodeFacts.ownBackgrounds.append(contentsOf: repeatElement(nil, count: node + 1 - nodeFacts.ownBackgrounds.count))
+        }
+        nodeFacts.ownBackgrounds[node] = computed
         return computed
     }
 
@@ -207,22 +218,21 @@ final class ContrastFacts {
         return result
     }
 
-    /// By style node: 0 not known yet, 1 none, 2 `before`, 3 `after`.
-    private var ownPseudoElements: [UInt8] = []
-
     private func ownPaintedPseudoElement(_ box: Element) -> String? {
         let painting = styles.index.pseudoElementsWithBackgrounds
         guard !painting.isEmpty else { return nil }
         let node = styles.styleNodeNumber(of: box)
-        if node >= ownPseudoElements.count { ownPseudoElements.append(contentsOf: repeatElement(0, count: node + 1 - ownPseudoElements.count)) }
-        switch ownPseudoElements[node] {
+        if node >= nodeFacts.ownPseudoElements.count {
+            nodeFacts.ownPseudoElements.append(contentsOf: repeatElement(0, count: node + 1 - nodeFacts.ownPseudoElements.count))
+        }
+        switch nodeFacts.ownPseudoElements[node] {
         case 1: return nil
         case 2: return "before"
         case 3: return "after"
         default: break
         }
         let found = paintedPseudoElement(box, painting)
-        ownPseudoElements[node] = found == "before" ? 2 : found == "after" ? 3 : 1
+        nodeFacts.ownPseudoElements[node] = found == "before" ? 2 : found == "after" ? 3 : 1
         return found
     }
 

@@ -12,7 +12,7 @@ extension ComputedStyles {
     public func colorValue(_ property: CSSProperty, of element: Element) -> RGBA? {
         let node = Int(styleNode(of: element))
         let slot = Int(property.rawValue)
-        if let known = parsedColors[slot].known(node) { return known }
+        if let known = table.parsedColors[slot].known(node) { return known }
         let parsed: RGBA?
         switch CSSColor.parse(value(property, of: element)) {
         case .rgba(let color)?: parsed = color
@@ -20,16 +20,16 @@ extension ComputedStyles {
         case .currentColor?: parsed = color(of: element)
         case nil: parsed = nil
         }
-        parsedColors[slot].store(parsed, at: node)
+        table.parsedColors[slot].store(parsed, at: node)
         return parsed
     }
 
     /// Computed font size in CSS pixels; nil when it depends on something Canopy cannot resolve.
     public func fontSize(of element: Element) -> Double? {
         let node = Int(styleNode(of: element))
-        if let known = fontSizes.known(node) { return known }
+        if let known = table.fontSizes.known(node) { return known }
         let size = resolveFontSize(of: element)
-        fontSizes.store(size.map { max($0, 0) }, at: node)
+        table.fontSizes.store(size.map { max($0, 0) }, at: node)
         return size
     }
 
@@ -51,13 +51,13 @@ extension ComputedStyles {
         // Kept per element, as sizes are: each element asks its parent, so without it every
         // text element of a deep page would recompute the whole chain above it.
         let node = Int(styleNode(of: element))
-        if let known = fontWeights.known(node) { return known }
+        if let known = table.fontWeights.known(node) { return known }
         let parentWeight = element.parent.map { fontWeight(of: $0) } ?? 400
         var weight: Double?
         if let parentWeight {
             weight = declares(.fontWeight, for: element) ? FontMetrics.fontWeight(value(.fontWeight, of: element), parent: parentWeight) : parentWeight
         }
-        fontWeights.store(weight, at: node)
+        table.fontWeights.store(weight, at: node)
         return weight
     }
 

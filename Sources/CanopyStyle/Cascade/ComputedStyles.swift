@@ -11,88 +11,50 @@ import CanopyHTML
 /// the same `style` attribute, the same matches among rules that read siblings or children, and
 /// parents that share a style, get the same matched rules and so the same computed values. Each
 /// such style ("style node") is matched and computed once, on the first element that has it: the
-/// hundreds of links of a javadoc table cost one match, where each cost its own before.
+/// hundreds of links of a javadoc table cost one match, where each cost its own before. Nothing
+/// of a node depends on its page, so the pages of a crawl that share a rule index share their
+/// nodes too (`StyleEnvironment.styles(for:)`): javadoc's thousands of pages repeat a few hundred.
 public final class ComputedStyles {
     public let document: Document
     public let index: StyleRuleIndex
     public let viewport: Viewport
 
-    /// Every table below is indexed by style node, not by element, and grows with the nodes made:
-    /// a page of a million alike elements has a handful.
-    private var nodes = StyleNodes()
-    /// Matched declaration blocks of each node (sorted by priority, highest first), for all
-    /// properties and for the visibility properties: one flat buffer per kind, and per node
-    /// where its run starts and how long it is. A page of a million elements must not cost a
-    /// million small arrays.
-    private var allMatches = MatchTable()
-    private var visibilityMatches = MatchTable()
-    /// Parsed `style` attributes by node (nil inside: none).
-    private var inlineStyles: [Int32: DeclarationBlock?] = [:]
-    /// Computed values by property and node, as indices into `valueTexts` (-1: not computed
-    /// yet); allocated when a property is first asked. Nodes are few, so every property is kept:
-    /// a background is asked again for each text element above which it lies.
-    private var computedValues: [[Int32]]
-    private var valueTexts: [String] = []
-    /// `valueTexts` lowercased, each made when first asked.
-    private var lowercasedTexts: [String?] = []
-    private var valueIndices: [String: Int32] = [:]
-    /// Custom properties by node and name (nil inside: guaranteed-invalid).
-    private var customValues: [Int32: [String: String?]] = [:]
-    /// Whether a node may paint a background.
-    private var backgroundAnswers = NodeValues<Bool>()
-    /// Whether rules style a pseudo-element of a node, by pseudo-element.
-    private var pseudoElementAnswers: [String: NodeValues<Bool>] = [:]
+    /// Everything kept by style node rather than by element; it grows with the nodes made: a
+    /// page of a million alike elements has a handful. Shared with the earlier pages of a crawl
+    /// that use the same index (`StyleEnvironment`), one page at a time.
+    let table: StyleNodeTable
+    /// Called when this cascade is released, to hand the table to the next page.
+    private let release: ((StyleNodeTable) -> Void)?
+    /// By element position: its node (-1: not made yet).
+    private var nodeOfElement: [Int32] = []
     private var scratch: [Int32] = []
     /// Each element's ancestor filter, built on the first match: it rejects most rules with
     /// descendant combinators without a walk up the tree.
     private lazy var ancestorFilters = AncestorFilter.filters(for: document)
-    /// Parsed colours by property and node.
-    var parsedColors = Array(repeating: NodeValues<RGBA>(), count: CSSProperty.allCases.count)
-    /// Resolved font sizes by node (nil inside: cannot be resolved), for the typed accessors.
-    var fontSizes = NodeValues<Double>()
-    /// Resolved font weights by node, the same way.
-    var fontWeights = NodeValues<Double>()
 
-    private struct MatchTable {
-        /// Per element: start << 24 | count + 1 (0: not matched yet).
-        var runs: [UInt64] = []
-        var blocks: [MatchedBlock] = []
-
-        func run(at node: Int) -> ArraySlice<MatchedBlock>? {
-            guard node < runs.count else { return nil }
-            let packed = runs[node]
-            guard packed != 0 else { return nil }
-            let start = Int(packed >> 24), count = Int(packed & 0xFF_FFFF) - 1
-            return blocks[start..<(start + count)]
-        }
-
-        mutating func store(_ matched: [MatchedBlock], at node: Int) -> ArraySlice<MatchedBlock> {
-            let start = blocks.count
-            blocks.append(contentsOf: matched)
-            runs.grow(toHold: node, with: 0)
-            runs[node] = UInt64(start) << 24 | UInt64(min(matched.count, 0xFF_FFFE) + 1)
-            return blocks[start..<blocks.count]
-        }
-    }
-
-    struct MatchedBlock {
-        let key: UInt64
-        let block: Int32
-        /// Inline style of the element itself (not in `index.blocks`).
-        var isInline: Bool { block < 0 }
-        var important: Bool { key >> 63 == 1 }
-    }
+    typealias MatchedBlock = StyleNodeTable.MatchedBlock
 
     /// Match every rule at once, also when only visibility is asked: right when rules that read
     /// colours and fonts will ask for nearly every element anyway, so the visibility pass and
     /// they share one match per element instead of two.
     public var matchesAllRulesAtOnce = false
 
-    public init(document: Document, index: StyleRuleIndex, viewport: Viewport) {
+    /// A cascade with a table of its own.
+    public convenience init(document: Document, index: StyleRuleIndex, viewport: Viewport) {
+        self.init(document: document, index: index, viewport: viewport, table: StyleNodeTable(index: index), release: nil)
+    }
+
+    init(document: Document, index: StyleRuleIndex, viewport: Viewport, table: StyleNodeTable, release: ((StyleNodeTable) -> Void)?) {
+        precondition(table.index === index, "a node table serves the index it was made for")
         self.document = document
         self.index = index
         self.viewport = viewport
-        computedValues = Array(repeating: [], count: CSSProperty.allCases.count)
+        self.table = table
+        self.release = release
+    }
+
+    deinit {
+        release?(table)
     }
 
     // MARK: Values
@@ -101,35 +63,35 @@ public final class ComputedStyles {
     /// unresolved): the cascaded value, or the parent's for inherited properties, or the initial
     /// value; CSS-wide keywords and `var()` resolved.
     public func value(_ property: CSSProperty, of element: Element) -> String {
-        valueTexts[Int(valueIndex(property, of: element))]
+        table.valueTexts[Int(valueIndex(property, of: element))]
     }
 
     /// `value(property, of: element).lowercased()`, lowercased once per distinct value of the
     /// page: rules compare keywords of every text element and its ancestors.
     public func lowercasedValue(_ property: CSSProperty, of element: Element) -> String {
         let index = Int(valueIndex(property, of: element))
-        if let known = lowercasedTexts[index] { return known }
-        let lowercased = valueTexts[index].lowercased()
-        lowercasedTexts[index] = lowercased
+        if let known = table.lowercasedTexts[index] { return known }
+        let lowercased = table.valueTexts[index].lowercased()
+        table.lowercasedTexts[index] = lowercased
         return lowercased
     }
 
     private func valueIndex(_ property: CSSProperty, of element: Element) -> Int32 {
         let slot = Int(property.rawValue)
         let node = Int(styleNode(of: element))
-        if node < computedValues[slot].count, computedValues[slot][node] >= 0 { return computedValues[slot][node] }
+        if node < table.computedValues[slot].count, table.computedValues[slot][node] >= 0 { return table.computedValues[slot][node] }
         let index = intern(computeValue(property, of: element))
-        computedValues[slot].grow(toHold: node, with: -1)
-        computedValues[slot][node] = index
+        table.computedValues[slot].grow(toHold: node, with: -1)
+        table.computedValues[slot][node] = index
         return index
     }
 
     private func intern(_ text: String) -> Int32 {
-        if let known = valueIndices[text] { return known }
-        let index = Int32(valueTexts.count)
-        valueTexts.append(text)
-        lowercasedTexts.append(nil)
-        valueIndices[text] = index
+        if let known = table.valueIndices[text] { return known }
+        let index = Int32(table.valueTexts.count)
+        table.valueTexts.append(text)
+        table.lowercasedTexts.append(nil)
+        table.valueIndices[text] = index
         return index
     }
 
@@ -181,10 +143,11 @@ public final class ComputedStyles {
     /// it certainly paints none. Matches only the rules that set backgrounds.
     public func mayPaintBackground(_ element: Element) -> Bool {
         let node = Int(styleNode(of: element))
-        if let known = backgroundAnswers.known(node) { return known ?? false }
+        if let known = table.backgroundAnswers.known(node) { return known ?? false }
         var answer = inlineStyle(of: element)?.declared.intersects(StyleRuleIndex.backgroundProperties) ?? false
-        if !answer { answer = !matchedBlocks(of: firstElement(of: node), buckets: index.backgroundRules).isEmpty }
-        backgroundAnswers.store(answer, at: node)
+        // Any element of the node stands for all of them.
+        if !answer { answer = !matchedBlocks(of: element, buckets: index.backgroundRules).isEmpty }
+        table.backgroundAnswers.store(answer, at: node)
         return answer
     }
 
@@ -192,9 +155,9 @@ public final class ComputedStyles {
     public func hasPseudoElementRules(_ pseudo: String, for element: Element) -> Bool {
         guard let buckets = index.pseudoElementRules[pseudo] else { return false }
         let node = Int(styleNode(of: element))
-        if let known = pseudoElementAnswers[pseudo]?.known(node) { return known ?? false }
-        let answer = !matchedBlocks(of: firstElement(of: node), buckets: buckets).isEmpty
-        pseudoElementAnswers[pseudo, default: NodeValues()].store(answer, at: node)
+        if let known = table.pseudoElementAnswers[pseudo]?.known(node) { return known ?? false }
+        let answer = !matchedBlocks(of: element, buckets: buckets).isEmpty
+        table.pseudoElementAnswers[pseudo, default: NodeValues()].store(answer, at: node)
         return answer
     }
 
@@ -232,9 +195,9 @@ public final class ComputedStyles {
         // million plain elements was a quarter of the cascade's memory on such a page.
         guard let text = element.attribute("style") else { return nil }
         let node = styleNode(of: element)
-        if let known = inlineStyles[node] { return known }
+        if let known = table.inlineStyles[node] { return known }
         let parsed = Optional(DeclarationBlock(parsing: text)).flatMap { $0.isEmpty ? nil : $0 }
-        inlineStyles[node] = parsed
+        table.inlineStyles[node] = parsed
         return parsed
     }
 
@@ -243,11 +206,10 @@ public final class ComputedStyles {
     private func matched(_ element: Element, visibilityOnly requested: Bool) -> ArraySlice<MatchedBlock> {
         let visibilityOnly = requested && !matchesAllRulesAtOnce
         let node = Int(styleNode(of: element))
-        if visibilityOnly, let known = visibilityMatches.run(at: node) { return known }
-        if !visibilityOnly, let known = allMatches.run(at: node) { return known }
+        if visibilityOnly, let known = table.visibilityMatches.run(at: node) { return known }
+        if !visibilityOnly, let known = table.allMatches.run(at: node) { return known }
         var result: [MatchedBlock] = []
-        let first = firstElement(of: node)
-        for (key, block) in matchedBlocks(of: first, buckets: visibilityOnly ? index.visibilityRules : index.allRules) {
+        for (key, block) in matchedBlocks(of: element, buckets: visibilityOnly ? index.visibilityRules : index.allRules) {
             result.append(MatchedBlock(key: key, block: block))
         }
         if let inline = inlineStyle(of: element) {
@@ -257,7 +219,7 @@ public final class ComputedStyles {
             }
         }
         if result.count > 1 { result.sort { $0.key > $1.key } }
-        return visibilityOnly ? visibilityMatches.store(result, at: node) : allMatches.store(result, at: node)
+        return visibilityOnly ? table.visibilityMatches.store(result, at: node) : table.allMatches.store(result, at: node)
     }
 
     /// Priority keys and blocks of the rules in `buckets` that match the element.
@@ -292,55 +254,27 @@ public final class ComputedStyles {
 
     // MARK: Style nodes
 
-    private struct StyleNodes {
-        /// By element position: its node (-1: not made yet).
-        var ofElement: [Int32] = []
-        /// By node: the element it was made for, whose matches stand for all its elements.
-        var firstElement: [Int32] = []
-        /// By node: the next node with the same key (-1: none).
-        var nextWithSameKey: [Int32] = []
-        /// By node: its signature (selector inputs, then the rules that read surroundings it
-        /// matches, as -1 - rule), a run in `signatures`.
-        var signatureRuns: [Range<Int32>] = []
-        var signatures: [Int32] = []
-        var byKey: [Key: Int32] = [:]
-
-        struct Key: Hashable {
-            let parent: Int32
-            let hash: Int
-        }
-
-        func signature(of node: Int) -> ArraySlice<Int32> {
-            let run = signatureRuns[node]
-            return signatures[Int(run.lowerBound)..<Int(run.upperBound)]
-        }
-    }
-
     private var ruleScratch: [Int32] = []
     private var signatureScratch: [Int32] = []
 
-    private func firstElement(of node: Int) -> Element {
-        document.element(atPosition: Int(nodes.firstElement[node]))
-    }
-
     /// A number shared by elements whose computed values are all the same (their style node):
-    /// callers may keep what they derive from computed values alone under it. Numbers count up
-    /// from 0 in this cascade.
+    /// callers may keep what they derive from computed values alone under it (`nodeFacts`
+    /// keeps it for later pages too). Numbers count up from 0 in the cascade's table.
     public func styleNodeNumber(of element: Element) -> Int {
         Int(styleNode(of: element))
     }
 
     /// The element's style node, made on first ask, with those of its ancestors.
     func styleNode(of element: Element) -> Int32 {
-        if nodes.ofElement.isEmpty { nodes.ofElement = Array(repeating: -1, count: document.elementCount) }
-        let known = nodes.ofElement[element.position]
+        if nodeOfElement.isEmpty { nodeOfElement = Array(repeating: -1, count: document.elementCount) }
+        let known = nodeOfElement[element.position]
         if known >= 0 { return known }
         // Ancestors first, from the highest one without a node down, in a loop: pages nest deep.
         var chain = [element]
         var parentNode: Int32 = -1
         var current = element.parent
         while let ancestor = current {
-            let node = nodes.ofElement[ancestor.position]
+            let node = nodeOfElement[ancestor.position]
             if node >= 0 {
                 parentNode = node
                 break
@@ -350,7 +284,7 @@ public final class ComputedStyles {
         }
         for member in chain.reversed() {
             parentNode = styleNode(for: member, parent: parentNode)
-            nodes.ofElement[member.position] = parentNode
+            nodeOfElement[member.position] = parentNode
         }
         return parentNode
     }
@@ -371,25 +305,38 @@ public final class ComputedStyles {
         hasher.combine(localName)
         hasher.combine(styleText)
         hasher.combine(signatureScratch)
-        let key = StyleNodes.Key(parent: parent, hash: hasher.finalize())
-        var candidate = nodes.byKey[key] ?? -1
+        let key = StyleNodeTable.Key(parent: parent, hash: hasher.finalize())
+        let namespace = element.namespace
+        var candidate = table.byKey[key] ?? -1
         while candidate >= 0 {
             let node = Int(candidate)
-            let first = firstElement(of: node)
-            if nodes.signature(of: node).elementsEqual(signatureScratch), first.localName == localName,
-               first.namespace == element.namespace, first.attribute("style") == styleText {
+            if table.signature(of: node).elementsEqual(signatureScratch), table.localNames[node] == localName,
+               table.namespaces[node] == namespace, table.styleTexts[node] == styleText {
                 return candidate
             }
-            candidate = nodes.nextWithSameKey[node]
+            candidate = table.nextWithSameKey[node]
         }
-        let node = Int32(nodes.firstElement.count)
-        nodes.firstElement.append(Int32(element.position))
-        let start = Int32(nodes.signatures.count)
-        nodes.signatures.append(contentsOf: signatureScratch)
-        nodes.signatureRuns.append(start..<Int32(nodes.signatures.count))
-        nodes.nextWithSameKey.append(nodes.byKey[key] ?? -1)
-        nodes.byKey[key] = node
+        let node = Int32(table.count)
+        table.localNames.append(localName)
+        table.namespaces.append(namespace)
+        table.styleTexts.append(styleText)
+        let start = Int32(table.signatures.count)
+        table.signatures.append(contentsOf: signatureScratch)
+        table.signatureRuns.append(start..<Int32(table.signatures.count))
+        table.nextWithSameKey.append(table.byKey[key] ?? -1)
+        table.byKey[key] = node
         return node
+    }
+
+    /// What a caller keeps per style node, derived from computed values alone: made on the
+    /// first ask, and shared with every page that shares this cascade's table. `Facts` must
+    /// hold nothing of the page it was made on beyond what the node decides.
+    public func nodeFacts<Facts: AnyObject>(_ make: () -> Facts) -> Facts {
+        let key = ObjectIdentifier(Facts.self)
+        if let known = table.callerFacts[key] { return unsafeDowncast(known, to: Facts.self) }
+        let made = make()
+        table.callerFacts[key] = made
+        return made
     }
 
     // MARK: Custom properties and var()
@@ -397,7 +344,7 @@ public final class ComputedStyles {
     /// The element's value of custom property `name` (inherited), nil when it has none.
     public func customProperty(_ name: String, of element: Element) -> String? {
         let node = styleNode(of: element)
-        if let known = customValues[node]?[name] { return known }
+        if let known = table.customValues[node]?[name] { return known }
         var found: String??
         for match in matched(element, visibilityOnly: false) {
             let block = match.isInline ? inlineStyle(of: element) : index.blocks[Int(match.block)]
@@ -421,12 +368,12 @@ public final class ComputedStyles {
         default:
             value = element.parent.flatMap { customProperty(name, of: $0) }
         }
-        customValues[node, default: [:]][name] = .some(value)
+        table.customValues[node, default: [:]][name] = .some(value)
         // A value that refers to other variables is substituted here, in the element's context.
         if let raw = value, StyleSheetParser.containsVariable(raw) {
-            customValues[node]![name] = .some(nil)  // a cycle through this name is invalid
+            table.customValues[node]![name] = .some(nil)  // a cycle through this name is invalid
             let substituted = VariableSubstitution.substitute(raw, depth: 0) { self.customProperty($0, of: element) }
-            customValues[node]![name] = .some(substituted)
+            table.customValues[node]![name] = .some(substituted)
             return substituted
         }
         return value

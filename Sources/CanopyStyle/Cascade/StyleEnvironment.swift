@@ -33,9 +33,24 @@ public final class StyleEnvironment: @unchecked Sendable {
         StyleEnvironment(viewport: viewport, loader: nil)
     }
 
-    /// The cascade for `document`, sharing the rule index with earlier pages that use the same sheets.
+    /// Node tables of the indexes kept, idle between pages.
+    private let nodeTables = StyleNodeTablePool()
+
+    /// The cascade for `document`, sharing the rule index, and the style nodes worked out so far,
+    /// with earlier pages that use the same sheets. The nodes are lent to one page at a time:
+    /// pages audited at once each get a table of their own.
     public func styles(for document: Document) -> ComputedStyles {
-        ComputedStyles(document: document, index: index(for: document), viewport: viewport)
+        let index = index(for: document)
+        return ComputedStyles(document: document, index: index, viewport: viewport, table: nodeTables.take(for: index)) { [weak self] table in
+            self?.giveBack(table)
+        }
+    }
+
+    private func giveBack(_ table: StyleNodeTable) {
+        lock.lock()
+        defer { lock.unlock() }
+        // Under the lock, so that an index dropped meanwhile cannot get a table back.
+        nodeTables.giveBack(table, isCurrent: indexes.values.contains { $0 === table.index })
     }
 
     public func index(for document: Document) -> StyleRuleIndex {
@@ -58,15 +73,17 @@ public final class StyleEnvironment: @unchecked Sendable {
         }
         lock.unlock()
         // Built outside the lock: loading may wait on the network. Two workers may build the same
-        // index at once; both results are equal, the second one stored is kept.
+        // index at once; both results are equal, and the first one stored is kept, so that both
+        // workers' pages share its style nodes.
         // A sheet that failed stays failed for the rest of the run (the loader asks once per URL).
         let built = StyleRuleIndex(references: references, pageURL: base, viewport: viewport, loader: loader)
         lock.lock()
         defer { lock.unlock() }
-        if indexes[key] == nil {
-            if indexOrder.count >= capacity { indexes[indexOrder.removeFirst()] = nil }
-            indexOrder.append(key)
+        if let stored = indexes[key] { return stored }
+        if indexOrder.count >= capacity, let dropped = indexes.removeValue(forKey: indexOrder.removeFirst()) {
+            nodeTables.drop(dropped)
         }
+        indexOrder.append(key)
         indexes[key] = built
         return built
     }
