@@ -115,13 +115,14 @@ public struct LinkExtractor: Sendable {
         // A base that does not parse as http(s) is ignored, as browsers fall back to the document URL.
         let baseURL = baseHref.flatMap { try? normalizer.resolve($0, against: pageURL) } ?? pageURL
         var links: [PageLinks.Link] = []
+        // Not reserved for every reference: pages repeat their hrefs (javadoc's page of the uses
+        // of String has tens of thousands of links to a few thousand pages), and tables sized for
+        // all of them were 15 MB of that page's peak.
         var indexByURL: [CrawlURL: Int] = [:]
-        indexByURL.reserveCapacity(references.count)
         var rejected: [URLRejection: Int] = [:]
         // Pages repeat the same hrefs (navigation, "back to top", type names): each text is
         // resolved once, as the base is the same for all of them.
         var resolved: [String: Result<CrawlURL, URLRejection>] = [:]
-        resolved.reserveCapacity(references.count)
         for reference in references {
             let resolution: Result<CrawlURL, URLRejection>
             if let known = resolved[reference.text] {

@@ -166,6 +166,7 @@ final class CurlTransfer {
     /// curl abort with CURLE_WRITE_ERROR, which is how the body cap stops a
     /// transfer of unknown length.
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
+        if !bodyStarted { reserveAnnouncedLength() }
         bodyStarted = true
         guard chunk.count <= request.maxBodyBytes - body.count else {
             bodyLimitExceeded = true
@@ -173,6 +174,17 @@ final class CurlTransfer {
         }
         body.append(contentsOf: chunk)
         return chunk.count
+    }
+
+    /// Sizes the body for the length the response announces (compressed, when it is: a lower
+    /// bound then), so a 6 MB page is not copied through doubling buffers that peak at
+    /// one and a half times its size.
+    private func reserveAnnouncedLength() {
+        var length: curl_off_t = -1
+        guard canopy_curl_getinfo_offt(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK,
+              length > 0, length <= request.maxBodyBytes
+        else { return }
+        body.reserveCapacity(Int(length))
     }
 
     /// Called once per header line of every response, redirects and 1xx included.

@@ -36,8 +36,9 @@ public final class PageFingerprinter {
     /// dictionaries was a fifth of the fingerprinting.
     private final class ScopeTables {
         let start: Int
-        /// Signatures of elements computed so far.
-        var signatures: [String?]
+        /// Signatures of elements computed so far, as hashes: a walk computes those of every
+        /// element of a tag up to the one asked, and most are never asked for as text.
+        var signatures: [UInt64?]
         /// Context chain hashes of ancestors (the chain *including* the ancestor).
         var contexts: [UInt64?]
         /// How far the signatures of each tag's elements have been computed.
@@ -95,7 +96,7 @@ public final class PageFingerprinter {
 
     private func signature(of element: Element, within root: ComponentRoot?) -> String {
         let tables = tables(of: root)
-        if let known = tables.signatures[element.position - tables.start] { return known }
+        if let known = tables.signatures[element.position - tables.start] { return StableHasher.hex(known) }
         // The elements of the same tag in the scope, in document order, each with its occurrence
         // among earlier ones of the same base: only true duplicates shift it. The walk goes on
         // from where the last question left it up to this element, so a page with hundreds of
@@ -113,10 +114,10 @@ public final class PageFingerprinter {
             var hasher = StableHasher()
             hasher.combine(base)
             hasher.combine(occurrence)
-            tables.signatures[other.position - tables.start] = hasher.hex
+            tables.signatures[other.position - tables.start] = hasher.value
         }
         tables.walks[name] = walk
-        return tables.signatures[element.position - tables.start] ?? ""
+        return tables.signatures[element.position - tables.start].map(StableHasher.hex) ?? ""
     }
 
     private func base(of element: Element, within scope: Element?, _ tables: ScopeTables) -> UInt64 {

@@ -34,8 +34,15 @@ public struct StableHasher: Sendable {
     public var hex: String { Self.hex(state) }
 
     public static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        // Written in place: every finding's signatures are formatted, and the radix conversion
+        // plus padding made three strings for each.
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+                buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 
     /// The hash of a list of fields, as hex.
