@@ -41,13 +41,13 @@ public final class ComputedStyles {
 
     /// A cascade with a table of its own.
     public convenience init(document: Document, index: StyleRuleIndex, viewport: Viewport) {
-        self.init(document: document, index: index, viewport: viewport, table: StyleNodeTable(index: index), release: nil)
+        self.init(document: document, viewport: viewport, table: StyleNodeTable(index: index), release: nil)
     }
 
-    init(document: Document, index: StyleRuleIndex, viewport: Viewport, table: StyleNodeTable, release: ((StyleNodeTable) -> Void)?) {
-        precondition(table.index === index, "a node table serves the index it was made for")
+    /// A cascade over `table`'s index, keeping its nodes there.
+    init(document: Document, viewport: Viewport, table: StyleNodeTable, release: ((StyleNodeTable) -> Void)?) {
         self.document = document
-        self.index = index
+        self.index = table.index
         self.viewport = viewport
         self.table = table
         self.release = release
@@ -67,7 +67,7 @@ public final class ComputedStyles {
     }
 
     /// `value(property, of: element).lowercased()`, lowercased once per distinct value of the
-    /// page: rules compare keywords of every text element and its ancestors.
+    /// table: rules compare keywords of every text element and its ancestors.
     public func lowercasedValue(_ property: CSSProperty, of element: Element) -> String {
         let index = Int(valueIndex(property, of: element))
         if let known = table.lowercasedTexts[index] { return known }

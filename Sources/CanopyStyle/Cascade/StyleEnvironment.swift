@@ -41,7 +41,7 @@ public final class StyleEnvironment: @unchecked Sendable {
     /// pages audited at once each get a table of their own.
     public func styles(for document: Document) -> ComputedStyles {
         let index = index(for: document)
-        return ComputedStyles(document: document, index: index, viewport: viewport, table: nodeTables.take(for: index)) { [weak self] table in
+        return ComputedStyles(document: document, viewport: viewport, table: nodeTables.take(for: index)) { [weak self] table in
             self?.giveBack(table)
         }
     }

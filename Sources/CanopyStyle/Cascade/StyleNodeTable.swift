@@ -112,11 +112,7 @@ final class StyleNodeTablePool: @unchecked Sendable {
     private var idle: [ObjectIdentifier: [StyleNodeTable]] = [:]
     /// A table with more nodes than this is dropped rather than kept: a site whose pages share
     /// little would otherwise grow it with every page, and memory must stay flat in the pages.
-    let maximumNodes: Int
-
-    init(maximumNodes: Int = 16_384) {
-        self.maximumNodes = maximumNodes
-    }
+    static let maximumNodes = 16_384
 
     func take(for index: StyleRuleIndex) -> StyleNodeTable {
         lock.lock()
@@ -127,7 +123,7 @@ final class StyleNodeTablePool: @unchecked Sendable {
     /// `isCurrent` says whether the table's index is still in use: tables of an index the
     /// environment dropped are dropped too.
     func giveBack(_ table: StyleNodeTable, isCurrent: Bool) {
-        guard isCurrent, table.count <= maximumNodes else { return }
+        guard isCurrent, table.count <= Self.maximumNodes else { return }
         lock.lock()
         defer { lock.unlock() }
         idle[ObjectIdentifier(table.index), default: []].append(table)
