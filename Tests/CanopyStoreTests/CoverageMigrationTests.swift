@@ -38,7 +38,7 @@ struct CoverageMigrationTests {
         }
 
         let store = try RunStore(path: path)
-        #expect(try store.schemaVersion() == 9)
+        #expect(try store.schemaVersion() == RunStore.schemaVersion)
         let run = try #require(try store.run(RunID(1)))
         #expect(run.coverage.crawled == 1)
         #expect(run.coverage.notAudited == ["not HTML": 1, "redirect": 1])

@@ -26,6 +26,20 @@ struct EvidenceDecodingTests {
         #expect(RunStore.plainEvidence(##"{"a":"#aaa","b":4.5}"##) == ["a": .text("#aaa"), "b": .number(4.5)])
     }
 
+    @Test("the store's cache of evidence texts gives what evidenceJSON writes, byte for byte")
+    func cachedEvidenceText() throws {
+        let storedOnce = StoredOnce()
+        // Equal as Swift values, different as JSON: canonically equivalent text, and 0 and -0.
+        let lookalikes: [[String: EvidenceValue]] = [
+            ["colour": .text("caf\u{E9}")], ["colour": .text("cafe\u{301}")], ["ratio": .number(0)], ["ratio": .number(-0.0)],
+        ]
+        for evidence in Self.written + lookalikes + Self.written + lookalikes {
+            let cached = try #require(storedOnce.evidenceJSON(evidence))
+            #expect(Array(cached.utf8) == Array(try #require(RunStore.evidenceJSON(evidence)).utf8), "\(cached)")
+        }
+        #expect(storedOnce.evidenceJSON([:]) == nil)
+    }
+
     @Test("anything else goes to JSONDecoder, and what it cannot read is a corrupt value")
     func unusualText() throws {
         for text in [#"{"a":"x\"y"}"#, #"{"a": 1}"#, #"{"a":1,}"#, #"{"a":true}"#, #"{"a":[1]}"#, "{}", #"{"a":1e999}"#] {

@@ -303,4 +303,20 @@ struct RunStoreTests {
         #expect(observed == observed.sorted())
         #expect(observed.last == batches * pagesPerBatch)
     }
+
+    /// Reports read every page of a run in recording order; a sort there holds the whole run in
+    /// SQLite's memory (schema version 10 indexes pages by run). The same holds for the finding
+    /// text a new finding is looked up by.
+    @Test func aRunsPagesAndNewFindingTextAreReadWithoutSorting() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("canopy.sqlite"))
+        let plans = try store.withDatabase { database in
+            try [
+                "EXPLAIN QUERY PLAN SELECT id FROM pages WHERE run_id = 1 ORDER BY id",
+                "EXPLAIN QUERY PLAN SELECT id FROM finding_details WHERE digest = 7",
+            ].map { (query: SQL) in try database.query(query) { $0.string(3) }.joined(separator: "; ") }
+        }
+        #expect(plans[0].contains("INDEX pages_by_run") && !plans[0].contains("TEMP B-TREE"), "\(plans[0])")
+        #expect(plans[1].contains("INDEX finding_details_by_digest"), "\(plans[1])")
+    }
 }

@@ -186,8 +186,19 @@ struct StoredOnceTests {
         #expect(issues.map(\.issueKey).sorted() == ["k-img", "k-link"])
         #expect(issues.first { $0.issueKey == "k-img" }?.example.snippet == Self.decomposed)
         #expect(issues.first { $0.issueKey == "k-link" }?.example.message == "no name on run 2")
-        // The migrated store goes on: a new run is recorded and analysed against the old ones.
-        try store.recordCompleteRun([PageRecord(url: "https://shop.example/a", statusCode: 200)], start: .test(at: Date(timeIntervalSince1970: 1_702_000_000)))
+        // Every migrated text has the digest a new finding is looked up by (version 10).
+        #expect(try Self.rows(store, "SELECT COUNT(*) FROM finding_details WHERE digest IS NULL") == 0)
+        // The migrated store goes on: a new run is recorded and analysed against the old ones,
+        // and a finding it repeats is found by that digest, not written again.
+        let repeated = FindingRecord(
+            Finding(ruleID: "image-alt", impact: .critical, outcome: .violation, target: "img", snippet: Self.composed, message: "no alt",
+                    evidence: ["ratio": .number(3.1)]),
+            identity: FindingIdentity(elementSignature: "sig-img", component: nil)
+        )
+        try store.recordCompleteRun(
+            [PageRecord(url: "https://shop.example/a", statusCode: 200, findings: [repeated])], start: .test(at: Date(timeIntervalSince1970: 1_702_000_000))
+        )
         #expect(try store.trendReport().runs.count == 3)
+        #expect(try Self.rows(store, "SELECT COUNT(*) FROM finding_details") == 6)
     }
 }

@@ -74,10 +74,13 @@ public final class SQLiteDatabase {
             try execute("PRAGMA synchronous = NORMAL")
         }
         try execute("PRAGMA foreign_keys = ON")
-        // SQLite's default page cache (2 MB) made the end of a crawl of java.base read the same
-        // pages from the OS hundreds of thousands of times (strace: 217,000 preads in one end
-        // of run). 32 MB is an upper bound, taken only as a store grows.
-        try execute("PRAGMA cache_size = -32768")
+        // The page cache bounds what a connection holds however large the store grows, so it
+        // is one of the few things the soak benchmark sees grow until it is full: 32 MB made a
+        // 100,000-page crawl peak 64 MB above a 10,000-page one. Reads of a styled java.base
+        // crawl (strace, preads of the whole crawl, finding text looked up by digest): 2 MB
+        // (SQLite's default) 106,000, 8 MB 72,000, 32 MB 51,000; from the OS's cache, each costs
+        // a few microseconds.
+        try execute("PRAGMA cache_size = -8192")
     }
 
     deinit {
