@@ -120,7 +120,8 @@ if let pagesIndex = CommandLine.arguments.firstIndex(of: "--soak-child") {
         pages: Int(arguments[pagesIndex + 1]) ?? 0, origin: Soak.value(of: "--origin", in: arguments) ?? "",
         folder: Soak.value(of: "--folder", in: arguments) ?? NSTemporaryDirectory()
     )
-    FileHandle.standardOutput.write(try JSONEncoder().encode(measurement))
+    // On a line of its own: a profiler wrapping this child may print around it.
+    FileHandle.standardOutput.write(try JSONEncoder().encode(measurement) + Data("\n".utf8))
     exit(0)
 }
 
