@@ -88,6 +88,24 @@ struct FindingDetail: Hashable {
         let sip: Int
         let fnv: UInt64
 
+        /// The digest of one text, made the way `FindingDetail.digest` digests each column.
+        init(of text: String) {
+            var sip = Hasher()
+            var fnv = StableHasher()
+            var text = text
+            text.withUTF8 { bytes in
+                sip.combine(bytes.count)
+                sip.combine(bytes: UnsafeRawBufferPointer(bytes))
+            }
+            fnv.combine(text)
+            self.init(sip: sip.finalize(), fnv: fnv.value)
+        }
+
+        init(sip: Int, fnv: UInt64) {
+            self.sip = sip
+            self.fnv = fnv
+        }
+
         /// What `finding_details.digest` holds and is indexed by (schema version 10): the FNV
         /// half, the same in every process, as SQLite's signed 64-bit integer.
         var stored: SQLiteValue { .integer(Int64(bitPattern: fnv)) }
@@ -106,7 +124,8 @@ final class StoredOnce {
     private var details: [FindingDetail.Digest: Int64] = [:]
     private var components: [ComponentKey: Int64] = [:]
     private var rules: [ExactText: Int64] = [:]
-    private var passCounts: [ExactText: Int64] = [:]
+    /// By digest, not text: nearly every page has counts of its own, and a cache of texts held 1.8 MB at 10,000 pages.
+    private var passCounts: [FindingDetail.Digest: Int64] = [:]
     private var evidenceTexts: [EvidenceKey: String] = [:]
     private var dataVersion: Int64?
 
@@ -207,7 +226,7 @@ final class StoredOnce {
         let numbered = try passCounts.map { (number: try ruleNumber($0.key, in: database), passes: $0.value) }
         guard !numbered.isEmpty else { return nil }
         let text = PassCounts.text(numbered)
-        return try Self.id(of: ExactText(text), in: &self.passCounts) {
+        return try Self.id(of: FindingDetail.Digest(of: text), in: &self.passCounts) {
             try Self.storedID(
                 of: [.text(text)], select: "SELECT id FROM pass_counts WHERE counts = ?", insert: "INSERT INTO pass_counts (counts) VALUES (?)",
                 in: database
