@@ -43,7 +43,7 @@ public struct LinkInTextBlockRule: Rule {
             return CheckResult(.incomplete("No block of text around the link was found."))
         }
         // Either way of standing out is enough (axe's "any" of its two checks).
-        let colour = colourDifference(element, block, page)
+        let (colour, colours) = colourDifference(element, block, page)
         if case .pass = colour.outcome { return colour }
         let style = styleDifference(element, block, styles)
         if case .pass = style { return CheckResult(.pass) }
@@ -51,10 +51,14 @@ public struct LinkInTextBlockRule: Rule {
         case (.incomplete(let message), _), (.violation, .incomplete(let message)):
             return CheckResult(.incomplete(message), evidence: colour.evidence)
         case (.violation(let message), _):
-            return CheckResult(
-                .violation(message + " Nothing but colour sets it apart: no underline, border, weight, size, style or font of its own."),
-                evidence: colour.evidence
-            )
+            let verdict = {
+                CheckResult(
+                    .violation(message + " Nothing but colour sets it apart: no underline, border, weight, size, style or font of its own."),
+                    evidence: colour.evidence
+                )
+            }
+            guard let colours else { return verdict() }
+            return Self.verdicts(on: page).colourOnly(colours, verdict)
         case (.pass, _):
             return colour
         }
@@ -62,8 +66,39 @@ public struct LinkInTextBlockRule: Rule {
 
     // MARK: Colour
 
-    /// At least 3:1 between the link's text colour and the text's, or between their backgrounds.
-    private func colourDifference(_ link: Element, _ block: Element, _ page: PageContext) -> CheckResult {
+    /// The four colours a verdict on colour depends on, and nothing else.
+    private struct Colours: Hashable {
+        let linkShown, textShown, linkBack, blockBack: RGBA
+    }
+
+    /// Verdicts by their colours, for one page: a page of thousands of links in the same colours
+    /// shares one message and one evidence among them. On the largest page of the javadoc site
+    /// their copies were 10 MB of the whole crawl's peak heap (heaptrack).
+    private final class Verdicts {
+        private var byColours: [Colours: CheckResult] = [:]
+        private var colourOnlyByColours: [Colours: CheckResult] = [:]
+
+        func colour(_ colours: Colours, _ make: () -> CheckResult) -> CheckResult {
+            if let known = byColours[colours] { return known }
+            let verdict = make()
+            byColours[colours] = verdict
+            return verdict
+        }
+
+        /// The violation when colour is all that sets the link apart.
+        func colourOnly(_ colours: Colours, _ make: () -> CheckResult) -> CheckResult {
+            if let known = colourOnlyByColours[colours] { return known }
+            let verdict = make()
+            colourOnlyByColours[colours] = verdict
+            return verdict
+        }
+    }
+
+    private static func verdicts(on page: PageContext) -> Verdicts { page.memo("link-in-text-block.verdicts") { Verdicts() } }
+
+    /// At least 3:1 between the link's text colour and the text's, or between their backgrounds;
+    /// with the colours it was decided on, when it was.
+    private func colourDifference(_ link: Element, _ block: Element, _ page: PageContext) -> (CheckResult, Colours?) {
         let facts = ContrastFacts.of(page)
         let linkBackground = facts.background(of: link), blockBackground = facts.background(of: block)
         guard case .known(let linkBack) = linkBackground, case .known(let blockBack) = blockBackground else {
@@ -71,13 +106,20 @@ public struct LinkInTextBlockRule: Rule {
             if case .unknown(let reason, let text) = linkBackground { (key, message) = (reason, text) }
             else if case .unknown(let reason, let text) = blockBackground { (key, message) = (reason, text) }
             else { (key, message) = ("bgContrast", "The backgrounds could not be compared.") }
-            return CheckResult(.incomplete("Whether the link's colour sets it apart is not known: \(message)"), evidence: ["messageKey": .text(key)])
+            return (CheckResult(.incomplete("Whether the link's colour sets it apart is not known: \(message)"), evidence: ["messageKey": .text(key)]), nil)
         }
         guard let linkColor = page.styles.color(of: link), let textColor = page.styles.color(of: block) else {
-            return CheckResult(.incomplete("The text colour of the link or of its paragraph could not be read."))
+            return (CheckResult(.incomplete("The text colour of the link or of its paragraph could not be read.")), nil)
         }
-        let linkShown = facts.painted(linkColor, of: link, over: linkBack)
-        let textShown = facts.painted(textColor, of: block, over: blockBack)
+        let colours = Colours(
+            linkShown: facts.painted(linkColor, of: link, over: linkBack), textShown: facts.painted(textColor, of: block, over: blockBack),
+            linkBack: linkBack, blockBack: blockBack
+        )
+        return (Self.verdicts(on: page).colour(colours) { Self.colourVerdict(colours) }, colours)
+    }
+
+    private static func colourVerdict(_ colours: Colours) -> CheckResult {
+        let (linkShown, textShown, linkBack, blockBack) = (colours.linkShown, colours.textShown, colours.linkBack, colours.blockBack)
         let textContrast = ColorContrast.truncated(RGBA.contrastRatio(linkShown, textShown))
         if textContrast >= 3 { return CheckResult(.pass) }
         let backgroundContrast = ColorContrast.truncated(RGBA.contrastRatio(linkBack, blockBack))
