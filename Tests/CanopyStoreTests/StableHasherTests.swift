@@ -24,4 +24,23 @@ struct StableHasherTests {
         #expect(StableHasher.hex(of: "a") == "089be907b544fdc9")
         #expect(StableHasher.hex(of: "") == "af63d24c8601db8e")
     }
+
+    @Test("pieces of a field hash as their concatenation, and a kept value goes on as the hasher would")
+    func piecesAndContinuation() {
+        for pieces in [["a"], ["", ""], ["a", "|", "href", "=", "/x"], ["é", "\u{301}", "👩🏽‍💻"]] {
+            var whole = StableHasher()
+            whole.combine(pieces.joined())
+            var pieced = StableHasher()
+            for piece in pieces { pieced.combine(piece: piece) }
+            pieced.endField()
+            #expect(pieced.value == whole.value, "\(pieces)")
+            whole.combine(42)
+            var continued = StableHasher(continuingFrom: pieced.value)
+            continued.combine(42)
+            #expect(continued.value == whole.value)
+        }
+        var prefix = StableHasher()
+        prefix.combine(piece: "a")
+        #expect(StableHasher.hex(prefix.value) != StableHasher.hex(of: "a"), "a field is not ended until endField")
+    }
 }

@@ -24,6 +24,22 @@ public struct StableHasher: Sendable {
         mix(0x1F)
     }
 
+    /// Goes on from a value this hasher had: what was combined before it, then what is combined
+    /// next. Lets a caller keep the hash of a prefix (one per element) instead of its text.
+    public init(continuingFrom value: UInt64) {
+        state = value
+    }
+
+    /// Part of a field, without the separator that ends it: pieces followed by `endField()`
+    /// hash exactly as `combine` of their concatenation, without building it.
+    public mutating func combine(piece text: String) {
+        for byte in text.utf8 { mix(byte) }
+    }
+
+    public mutating func endField() {
+        mix(0x1F)
+    }
+
     private mutating func mix(_ byte: UInt8) {
         state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
     }
