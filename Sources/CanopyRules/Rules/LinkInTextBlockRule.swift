@@ -58,7 +58,7 @@ public struct LinkInTextBlockRule: Rule {
                 )
             }
             guard let colours else { return verdict() }
-            return Self.verdicts(on: page).colourOnly(colours, verdict)
+            return Self.verdicts(on: page).verdict(colours, colourOnly: true, verdict)
         case (.pass, _):
             return colour
         }
@@ -75,21 +75,20 @@ public struct LinkInTextBlockRule: Rule {
     /// shares one message and one evidence among them. On the largest page of the javadoc site
     /// their copies were 10 MB of the whole crawl's peak heap (heaptrack).
     private final class Verdicts {
-        private var byColours: [Colours: CheckResult] = [:]
-        private var colourOnlyByColours: [Colours: CheckResult] = [:]
-
-        func colour(_ colours: Colours, _ make: () -> CheckResult) -> CheckResult {
-            if let known = byColours[colours] { return known }
-            let verdict = make()
-            byColours[colours] = verdict
-            return verdict
+        /// `colourOnly`: the violation when colour is all that sets the link apart, rather than
+        /// the verdict on colour alone.
+        private struct Key: Hashable {
+            let colours: Colours
+            let colourOnly: Bool
         }
 
-        /// The violation when colour is all that sets the link apart.
-        func colourOnly(_ colours: Colours, _ make: () -> CheckResult) -> CheckResult {
-            if let known = colourOnlyByColours[colours] { return known }
+        private var verdicts: [Key: CheckResult] = [:]
+
+        func verdict(_ colours: Colours, colourOnly: Bool = false, _ make: () -> CheckResult) -> CheckResult {
+            let key = Key(colours: colours, colourOnly: colourOnly)
+            if let known = verdicts[key] { return known }
             let verdict = make()
-            colourOnlyByColours[colours] = verdict
+            verdicts[key] = verdict
             return verdict
         }
     }
@@ -115,7 +114,7 @@ public struct LinkInTextBlockRule: Rule {
             linkShown: facts.painted(linkColor, of: link, over: linkBack), textShown: facts.painted(textColor, of: block, over: blockBack),
             linkBack: linkBack, blockBack: blockBack
         )
-        return (Self.verdicts(on: page).colour(colours) { Self.colourVerdict(colours) }, colours)
+        return (Self.verdicts(on: page).verdict(colours) { Self.colourVerdict(colours) }, colours)
     }
 
     private static func colourVerdict(_ colours: Colours) -> CheckResult {

@@ -158,7 +158,7 @@ public final class RunStore: @unchecked Sendable {
             )
         }
         for finding in page.findings {
-            let detail = try storedOnce.detailID(FindingDetail(finding, evidence: storedOnce.evidenceJSON(finding.evidence)), in: database)
+            let detail = try storedOnce.detailID(of: finding, in: database)
             try database.run("INSERT INTO findings (run_id, page_id, detail_id) VALUES (?, ?, ?)", [runValue, pageValue, .integer(detail)])
         }
         // The first candidate of each key, as before: a second one of the same name is `key (2)`.

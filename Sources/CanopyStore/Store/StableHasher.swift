@@ -9,10 +9,15 @@ public struct StableHasher: Sendable {
 
     public init() {}
 
+    /// Goes on from a value this hasher had: what was combined before it, then what is combined
+    /// next. Lets a caller keep the hash of a prefix (one per element) instead of its text.
+    public init(continuingFrom value: UInt64) {
+        state = value
+    }
+
     public mutating func combine(_ text: String) {
-        for byte in text.utf8 { mix(byte) }
-        // A separator after each field keeps ("ab", "c") and ("a", "bc") apart.
-        mix(0x1F)
+        combine(piece: text)
+        endField()
     }
 
     public mutating func combine(_ number: UInt64) {
@@ -21,13 +26,7 @@ public struct StableHasher: Sendable {
             mix(UInt8(truncatingIfNeeded: value))
             value >>= 8
         }
-        mix(0x1F)
-    }
-
-    /// Goes on from a value this hasher had: what was combined before it, then what is combined
-    /// next. Lets a caller keep the hash of a prefix (one per element) instead of its text.
-    public init(continuingFrom value: UInt64) {
-        state = value
+        endField()
     }
 
     /// Part of a field, without the separator that ends it: pieces followed by `endField()`
@@ -36,6 +35,7 @@ public struct StableHasher: Sendable {
         for byte in text.utf8 { mix(byte) }
     }
 
+    /// The separator after each field, which keeps ("ab", "c") and ("a", "bc") apart.
     public mutating func endField() {
         mix(0x1F)
     }

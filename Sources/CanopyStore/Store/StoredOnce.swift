@@ -40,7 +40,7 @@ struct FindingDetail: Hashable {
         """
     static let columnCount: Int32 = 12
 
-    /// `evidence` is `RunStore.evidenceJSON(finding.evidence)`, which `StoredOnce.evidenceJSON` keeps.
+    /// `evidence` is `RunStore.evidenceJSON(finding.evidence)`, as `StoredOnce.evidenceJSON` keeps it.
     init(_ finding: FindingRecord, evidence: String?) {
         let component = finding.identity.component
         let texts: [String?] = [
@@ -56,7 +56,6 @@ struct FindingDetail: Hashable {
         fields = (column..<column + Self.columnCount).map { row.optionalString($0).map(ExactText.init) }
     }
 
-    var elementSignature: String { fields[7]?.text ?? "" }
     var values: [SQLiteValue] { fields.map { SQLiteValue($0?.text) } }
 
     /// 128 bits standing for the detail's columns in `StoredOnce`'s cache: two unrelated hashes
@@ -65,40 +64,43 @@ struct FindingDetail: Hashable {
     /// snippet, a message and evidence each) held about 1 kB per distinct finding: 70 MB over a
     /// styled crawl of java.base.
     var digest: Digest {
-        var sip = Hasher()
-        var fnv = StableHasher()
-        for field in fields {
-            guard var text = field?.text else {
-                sip.combine(UInt8(0))
-                // Eight 0xFF bytes, which no UTF-8 text holds, stand for NULL.
-                fnv.combine(UInt64.max)
-                continue
-            }
-            text.withUTF8 { bytes in
-                sip.combine(UInt8(1))
-                sip.combine(bytes.count)
-                sip.combine(bytes: UnsafeRawBufferPointer(bytes))
-            }
-            fnv.combine(text)
-        }
-        return Digest(sip: sip.finalize(), fnv: fnv.value)
+        var builder = Digest.Builder()
+        for field in fields { builder.add(field?.text) }
+        return builder.digest
     }
 
     struct Digest: Hashable {
         let sip: Int
         let fnv: UInt64
 
-        /// The digest of one text, made the way `FindingDetail.digest` digests each column.
-        init(of text: String) {
-            var sip = Hasher()
-            var fnv = StableHasher()
-            var text = text
-            text.withUTF8 { bytes in
-                sip.combine(bytes.count)
-                sip.combine(bytes: UnsafeRawBufferPointer(bytes))
+        /// Digests texts, or NULLs, one after another.
+        struct Builder {
+            private var sip = Hasher()
+            private var fnv = StableHasher()
+
+            mutating func add(_ text: String?) {
+                guard var text else {
+                    sip.combine(UInt8(0))
+                    // Eight 0xFF bytes, which no UTF-8 text holds, stand for NULL.
+                    fnv.combine(UInt64.max)
+                    return
+                }
+                text.withUTF8 { bytes in
+                    sip.combine(UInt8(1))
+                    sip.combine(bytes.count)
+                    sip.combine(bytes: UnsafeRawBufferPointer(bytes))
+                }
+                fnv.combine(text)
             }
-            fnv.combine(text)
-            self.init(sip: sip.finalize(), fnv: fnv.value)
+
+            var digest: Digest { Digest(sip: sip.finalize(), fnv: fnv.value) }
+        }
+
+        /// The digest of one text, as a detail's digest takes in each column.
+        init(of text: String) {
+            var builder = Builder()
+            builder.add(text)
+            self = builder.digest
         }
 
         init(sip: Int, fnv: UInt64) {
@@ -155,7 +157,9 @@ final class StoredOnce {
         passCounts.removeAll()
     }
 
-    func detailID(_ detail: FindingDetail, in database: SQLiteDatabase) throws -> Int64 {
+    /// The id of the finding's text in `finding_details`, written if missing.
+    func detailID(of finding: FindingRecord, in database: SQLiteDatabase) throws -> Int64 {
+        let detail = FindingDetail(finding, evidence: evidenceJSON(finding.evidence))
         let digest = detail.digest
         return try Self.id(of: digest, in: &details) {
             // Looked up by digest, not by element signature: on java.base up to 262 details share
