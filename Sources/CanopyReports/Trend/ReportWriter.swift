@@ -60,8 +60,11 @@ public struct ReportWriter: Sendable {
         let trend = try store.trendReport(options: TrendOptions(includePages: false, includeOpenIssues: false), generatedAt: now())
         let run = trend.latest?.runId
         let latestRun = try run.flatMap { try store.run($0) }
-        let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages) }
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        // The longest file, and it reads nothing the others read: written on another core, from
+        // a connection of its own, while the rest are written.
+        let latestResults = LatestResultsJob(store: store, run: latestRun, path: path(Self.resultsFile))
+        let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages) }
 
         let trendFile = try ReportFile(path: path(Self.trendFile)), csvFile = try ReportFile(path: path(Self.csvFile))
         var trendJSON = TrendJSONWriter(report: trend, sink: trendFile)
@@ -90,10 +93,8 @@ public struct ReportWriter: Sendable {
         try trendFile.commit()
         try csv.finish()
         try csvFile.commit()
-        try ReportFile.write(path(Self.resultsFile)) { file in
-            if let latestRun { try LatestResultsJSONLines(store: store).write(run: latestRun, to: file) }
-        }
         try ReportFile.write(path(Self.sarifFile)) { try sarif.write(to: $0) }
+        try latestResults.finish()
         var files = [Self.htmlFile, Self.trendFile, Self.csvFile, Self.resultsFile, Self.sarifFile].map(path)
 
         var digest: WeeklyDigest?, digestMarkdown: String?
@@ -118,5 +119,44 @@ public struct ReportWriter: Sendable {
         guard let start = run?.startURLs.first else { return "the site" }
         guard let components = URLComponents(string: start), let host = components.host, !host.isEmpty else { return start }
         return components.port.map { "\(host):\($0)" } ?? host
+    }
+}
+
+/// `latest-results.jsonl`, written on a thread of its own through a second, read-only connection
+/// to the store's file (SQLite's write-ahead log lets it read beside the writer's connection).
+/// Where no second connection can be opened (a store in memory, a file being replaced), the file
+/// is written by `finish` on the caller's thread, through the store itself.
+private final class LatestResultsJob: @unchecked Sendable {
+    // @unchecked: `error` is written by the job's thread before `done` is signalled, read after.
+    private let store: RunStore
+    private let run: StoredRun?
+    private let path: String
+    private let done = DispatchSemaphore(value: 0)
+    private var started = false
+    private var error: (any Error)?
+
+    init(store: RunStore, run: StoredRun?, path: String) {
+        self.store = store
+        self.run = run
+        self.path = path
+        guard run != nil, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
+        started = true
+        Thread.detachNewThread { [self] in
+            do { try write(through: reader) } catch { self.error = error }
+            done.signal()
+        }
+    }
+
+    private func write(through reader: RunStore) throws {
+        try ReportFile.write(path) { file in
+            if let run { try LatestResultsJSONLines(store: reader).write(run: run, to: file) }
+        }
+    }
+
+    /// Waits for the file (or writes it, when it was not started), and throws what writing it threw.
+    func finish() throws {
+        guard started else { return try write(through: store) }
+        done.wait()
+        if let error { throw error }
     }
 }
