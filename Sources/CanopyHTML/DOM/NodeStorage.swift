@@ -138,6 +138,12 @@ final class NodeStorage: @unchecked Sendable {
         return String(decoding: textBytes[start..<start + Int(attributeValueLength[index])], as: UTF8.self)
     }
 
+    /// The UTF-8 bytes of attribute `index`'s value, without making a string.
+    func attributeBytes(at index: Int) -> ArraySlice<UInt8> {
+        let start = Int(attributeValueStart[index])
+        return textBytes[start..<start + Int(attributeValueLength[index])]
+    }
+
     func attributeRange(node: Int) -> Range<Int> {
         Int(attributeStart[node])..<Int(attributeStart[node + 1])
     }

@@ -41,12 +41,12 @@ public struct TargetSelectorGenerator: Sendable {
         /// time when first asked: tags from the document's name index, classes and each attribute
         /// from the elements that carry it (ids are the document's own index). Listing every feature of every element
         /// up front was half the cost of a page's selectors.
-        private var documentMatches: [FeatureKey: [Int32]] = [:]
-        private var indexedTags: Set<FeatureKey> = []
+        private var documentMatches: [UInt64: [Int32]] = [:]
+        private var indexedTags: Set<UInt64> = []
         private var indexedClasses = false
         private var indexedAttributes: Set<String> = []
         /// Per parent node: how many children each feature matches.
-        private var childFeatureCounts: [Int: [FeatureKey: Int]] = [:]
+        private var childFeatureCounts: [Int: [UInt64: Int32]] = [:]
         /// Per node: its document-unique piece, if any (ancestors are asked again for every descendant).
         private var documentUniquePieces: [Int: Piece?] = [:]
         private var siblingUniquePieces: [Int: Piece] = [:]
@@ -84,14 +84,74 @@ public struct TargetSelectorGenerator: Sendable {
         // MARK: Features and pieces
 
         /// What a selector piece can match, keyed the way the matcher compares: HTML elements by
-        /// lowercase name and (for HTML's case-insensitive attributes) lowercase value, others exactly.
-        enum FeatureKey: Hashable {
-            case id(String)
-            case htmlTag(String)
-            case foreignTag(String)
-            case className(String)
-            case htmlAttribute(name: String, value: String)
-            case foreignAttribute(name: String, value: String)
+        /// lowercase name and (for HTML's case-insensitive attributes) lowercase value, others
+        /// exactly. Counted by a 64-bit hash of kind, name and value, made from the page's bytes
+        /// without a string: a collision could only make two features count as one and so make a
+        /// piece look less unique than it is, never unique when it is not.
+        struct FeatureKey {
+            enum Source {
+                case id(String)
+                case htmlTag(String)
+                case foreignTag(String)
+                case className
+                case attribute(name: String)
+            }
+
+            /// Where its matches are found when first asked.
+            let source: Source
+            let hash: UInt64
+
+            static func id(_ id: String) -> FeatureKey {
+                FeatureKey(source: .id(id), hash: FeatureHash(.id).adding(id.utf8).value)
+            }
+
+            static func htmlTag(_ name: String) -> FeatureKey {
+                FeatureKey(source: .htmlTag(name), hash: FeatureHash(.htmlTag).adding(name.utf8).value)
+            }
+
+            static func foreignTag(_ name: String) -> FeatureKey {
+                FeatureKey(source: .foreignTag(name), hash: FeatureHash(.foreignTag).adding(name.utf8).value)
+            }
+
+            static func className(_ name: String) -> FeatureKey {
+                FeatureKey(source: .className, hash: FeatureHash(.className).adding(name.utf8).value)
+            }
+
+            static func attribute(name: String, value: String, onHTMLElement: Bool) -> FeatureKey {
+                FeatureKey(
+                    source: .attribute(name: name),
+                    hash: FeatureHash.attribute(name: name, value: value.utf8, onHTMLElement: onHTMLElement).value
+                )
+            }
+        }
+
+        /// FNV-1a over a feature's kind byte, then its name and value bytes (0xFF, which UTF-8
+        /// never holds, between them).
+        struct FeatureHash {
+            enum Kind: UInt8 { case id = 1, htmlTag, foreignTag, className, htmlAttribute, foreignAttribute }
+            private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+            init(_ kind: Kind) { add(kind.rawValue) }
+
+            @inline(__always)
+            mutating func add(_ byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+
+            func adding(_ bytes: some Sequence<UInt8>) -> FeatureHash {
+                var copy = self
+                for byte in bytes { copy.add(byte) }
+                return copy
+            }
+
+            static func attribute(name: String, value: some Sequence<UInt8>, onHTMLElement: Bool) -> FeatureHash {
+                var hash = FeatureHash(onHTMLElement ? .htmlAttribute : .foreignAttribute).adding(name.utf8)
+                hash.add(0xFF)
+                if onHTMLElement, HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(name) {
+                    for byte in value { hash.add(byte.asciiLowercased) }
+                } else {
+                    for byte in value { hash.add(byte) }
+                }
+                return hash
+            }
         }
 
         /// One compound selector of a generated path.
@@ -212,22 +272,65 @@ public struct TargetSelectorGenerator: Sendable {
             return names
         }
 
-        /// The features an element has, for counting (each element counts once per feature).
-        private static func ownFeatureKeys(of element: Element) -> [FeatureKey] {
+        /// Hashes of the features an element has, for counting (each element counts once per
+        /// feature), read from the page's bytes.
+        private static func ownFeatureHashes(of element: Element, into hashes: inout [UInt64]) {
+            hashes.removeAll(keepingCapacity: true)
+            let storage = element.document.storage
             let isHTML = element.isHTML
-            var keys: [FeatureKey] = [isHTML ? .htmlTag(element.localName) : .foreignTag(element.localName)]
-            if let id = element.attribute("id"), !id.isEmpty { keys.append(.id(id)) }
-            for name in classNames(of: element) { keys.append(.className(name)) }
-            for attribute in distinctiveAttributes(of: element) {
-                keys.append(attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: isHTML))
+            hashes.append(FeatureHash(isHTML ? .htmlTag : .foreignTag).adding(element.localName.utf8).value)
+            var ranked: [(rank: Int, hash: UInt64)] = []
+            var seenNames: [String] = []
+            for index in storage.attributeRange(node: element.node) {
+                let name = storage.attributeNames[index]
+                let start = Int(storage.attributeValueStart[index])
+                let value = storage.textBytes[start..<start + Int(storage.attributeValueLength[index])]
+                if name == "id" {
+                    if !value.isEmpty, !seenNames.contains("id") { hashes.append(FeatureHash(.id).adding(value).value) }
+                    seenNames.append(name)
+                } else if name == "class" {
+                    if !seenNames.contains("class") { appendClassHashes(of: value, to: &hashes) }
+                    seenNames.append(name)
+                } else if let rank = attributeRanks[name], !seenNames.contains(name) {
+                    // The first attribute of a name decides, as `attribute(_:)` reads it.
+                    seenNames.append(name)
+                    if isUsableAttributeValue(value) {
+                        ranked.append((rank, FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value))
+                    }
+                }
             }
-            return keys
+            for attribute in ranked.sorted(by: { $0.rank < $1.rank }) { hashes.append(attribute.hash) }
         }
 
-        private static func attributeKey(name: String, value: String, onHTMLElement: Bool) -> FeatureKey {
-            guard onHTMLElement else { return .foreignAttribute(name: name, value: value) }
-            let ignoresCase = HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(name)
-            return .htmlAttribute(name: name, value: ignoresCase ? CSSSyntax.asciiLowercased(value) : value)
+        /// The hashes of the distinct class names in a `class` value, split on ASCII whitespace.
+        private static func appendClassHashes(of value: ArraySlice<UInt8>, to hashes: inout [UInt64]) {
+            let first = hashes.count
+            var start = value.startIndex
+            var index = start
+            func take(_ range: Range<Int>) {
+                let hash = FeatureHash(.className).adding(value[range]).value
+                if !hashes[first...].contains(hash) { hashes.append(hash) }
+            }
+            while index != value.endIndex {
+                if SelectorMatcher.isASCIIWhitespace(value[index]) {
+                    if start != index { take(start..<index) }
+                    start = index + 1
+                }
+                index += 1
+            }
+            if start != value.endIndex { take(start..<value.endIndex) }
+        }
+
+        /// `isUsableAttributeValue` on UTF-8 bytes: scalars counted by their lead bytes, control
+        /// characters by their single byte.
+        private static func isUsableAttributeValue(_ value: ArraySlice<UInt8>) -> Bool {
+            guard !value.isEmpty, value.count <= maximumAttributeValueLength * 4 else { return false }
+            var scalars = 0
+            for byte in value {
+                if byte < 0x20 || byte == 0x7F { return false }
+                if byte & 0xC0 != 0x80 { scalars += 1 }
+            }
+            return scalars <= maximumAttributeValueLength
         }
 
         private func idPiece(_ id: String) -> Piece {
@@ -255,8 +358,8 @@ public struct TargetSelectorGenerator: Sendable {
                 Piece(
                     kind: .attribute(name: attribute.name, value: attribute.value),
                     keys: [
-                        Self.attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: true),
-                        Self.attributeKey(name: attribute.name, value: attribute.value, onHTMLElement: false),
+                        .attribute(name: attribute.name, value: attribute.value, onHTMLElement: true),
+                        .attribute(name: attribute.name, value: attribute.value, onHTMLElement: false),
                     ]
                 )
             }
@@ -296,38 +399,50 @@ public struct TargetSelectorGenerator: Sendable {
 
         /// The element nodes of the document that have `key`, in document order.
         private func matches(of key: FeatureKey) -> [Int32] {
-            switch key {
+            let storage = document.storage
+            switch key.source {
             case .htmlTag(let name), .foreignTag(let name):
-                if indexedTags.insert(key).inserted {
+                if indexedTags.insert(key.hash).inserted {
                     var isHTML = false
-                    if case .htmlTag = key { isHTML = true }
-                    let elements = document.elementPositions(named: name).map { document.element(atPosition: Int($0)) }
-                    documentMatches[key] = elements.filter { $0.isHTML == isHTML }.map { Int32($0.node) }
+                    if case .htmlTag = key.source { isHTML = true }
+                    let positions = document.elementPositions(named: name)
+                    var nodes: [Int32] = []
+                    nodes.reserveCapacity(positions.count)
+                    for position in positions {
+                        let node = document.elementNodes[Int(position)]
+                        if (storage.nodes[Int(node)].namespace == .html) == isHTML { nodes.append(node) }
+                    }
+                    documentMatches[key.hash] = nodes
                 }
             case .id(let id):
                 return document.idIndex[id] ?? []
             case .className:
                 if !indexedClasses {
                     indexedClasses = true
-                    for element in elements(withAttribute: "class") {
-                        for name in Self.classNames(of: element) { documentMatches[.className(name), default: []].append(Int32(element.node)) }
+                    var hashes: [UInt64] = []
+                    for position in document.elementPositions(withAttribute: "class") {
+                        let node = Int(document.elementNodes[Int(position)])
+                        guard let index = storage.attributeIndex(node: node, name: "class") else { continue }
+                        hashes.removeAll(keepingCapacity: true)
+                        Self.appendClassHashes(of: storage.attributeBytes(at: index), to: &hashes)
+                        for hash in hashes { documentMatches[hash, default: []].append(Int32(node)) }
                     }
                 }
-            case .htmlAttribute(let name, _), .foreignAttribute(let name, _):
+            case .attribute(let name):
                 // Only ranked attributes make pieces.
                 if Self.attributeRanks[name] != nil, indexedAttributes.insert(name).inserted {
-                    for element in elements(withAttribute: name) {
-                        guard let value = element.attribute(name), Self.isUsableAttributeValue(value) else { continue }
-                        documentMatches[Self.attributeKey(name: name, value: value, onHTMLElement: element.isHTML), default: []]
-                            .append(Int32(element.node))
+                    for position in document.elementPositions(withAttribute: name) {
+                        let node = Int(document.elementNodes[Int(position)])
+                        guard let index = storage.attributeIndex(node: node, name: name) else { continue }
+                        let value = storage.attributeBytes(at: index)
+                        guard Self.isUsableAttributeValue(value) else { continue }
+                        let isHTML = storage.nodes[node].namespace == .html
+                        documentMatches[FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value, default: []]
+                            .append(Int32(node))
                     }
                 }
             }
-            return documentMatches[key] ?? []
-        }
-
-        private func elements(withAttribute name: String) -> [Element] {
-            document.elementPositions(withAttribute: name).map { document.element(atPosition: Int($0)) }
+            return documentMatches[key.hash] ?? []
         }
 
         /// A piece that matches `element` and no other element of the document, or nil.
@@ -360,12 +475,14 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         /// Counts of each feature among the children of `parent` (computed once per parent).
-        private func childCounts(of parent: Element) -> [FeatureKey: Int] {
+        private func childCounts(of parent: Element) -> [UInt64: Int32] {
             if let cached = childFeatureCounts[parent.node] { return cached }
-            var counts: [FeatureKey: Int] = [:]
+            var counts: [UInt64: Int32] = [:]
+            var hashes: [UInt64] = []
             var child = parent.firstElementChild
             while let current = child {
-                for key in Self.ownFeatureKeys(of: current) { counts[key, default: 0] += 1 }
+                Self.ownFeatureHashes(of: current, into: &hashes)
+                for hash in hashes { counts[hash, default: 0] += 1 }
                 child = current.nextElementSibling
             }
             childFeatureCounts[parent.node] = counts
@@ -376,7 +493,7 @@ public struct TargetSelectorGenerator: Sendable {
             if piece.isPositional { return true }
             guard let parent = element.parent else { return true }
             let counts = childCounts(of: parent)
-            return piece.keys.reduce(0) { $0 + (counts[$1] ?? 0) } == 1
+            return piece.keys.reduce(0) { $0 + Int(counts[$1.hash] ?? 0) } == 1
         }
 
         /// The shortest piece that matches `element` and none of its siblings; `tag:nth-child(n)`
