@@ -27,6 +27,9 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// The local name: lowercase for HTML elements, with SVG's camelCase restored for SVG elements.
     public var localName: String { document.storage.names[node] }
+    /// A word that stands for the local name (its length and first seven bytes): equal for equal
+    /// names, so a cheap hash input where the name itself is then compared.
+    public var localNameKey: UInt64 { document.storage.nameKeys[node] }
     public var namespace: Namespace { document.storage.nodes[node].namespace }
     public var isHTML: Bool { namespace == .html }
 
@@ -72,6 +75,26 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
             index = bytes.index(after: index)
         }
         if start != bytes.endIndex { body(Substring(bytes[start..<bytes.endIndex])) }
+    }
+
+    /// The UTF-8 bytes of attribute `name`'s value, without making a string.
+    public func attributeBytes(_ name: String) -> ArraySlice<UInt8>? {
+        document.storage.attributeIndex(node: node, name: name).map(document.storage.attributeBytes(at:))
+    }
+
+    /// Calls `body` with the UTF-8 bytes of each class name, split as `forEachClassName` splits:
+    /// for lookups in tables keyed by bytes (`ByteStringTable`), with no string per name.
+    public func forEachClassNameBytes(_ body: (ArraySlice<UInt8>) -> Void) {
+        guard let value = attributeBytes("class") else { return }
+        var nameStart = value.startIndex
+        var cursor = nameStart
+        while cursor <= value.endIndex {
+            if cursor == value.endIndex || SelectorMatcher.isASCIIWhitespace(value[cursor]) {
+                if nameStart != cursor { body(value[nameStart..<cursor]) }
+                nameStart = cursor + 1
+            }
+            cursor += 1
+        }
     }
 
     // MARK: Tree

@@ -5,43 +5,65 @@
 /// selectors match the same selectors too, as long as no selector reads siblings, children or
 /// position (`StyleSelector.readsSurroundings`): that is what lets the cascade match once for all
 /// the links of a table, or all the sections of a page that differ only in an `id` no rule names.
-public struct SelectorInputs: Sendable {
-    private var idFeatures: [String: Int32] = [:]
-    private var classFeatures: [String: Int32] = [:]
-    /// Attribute conditions by the attribute name they read, as stored on the element.
-    private var attributeFeatures: [String: [(condition: AttributeCondition, feature: Int32)]] = [:]
-    private var checkedFeature: Int32 = -1
-    private var linkFeature: Int32 = -1
-    private var featureCount: Int32 = 0
+public final class SelectorInputs: Sendable {
+    // A class: the cascade asks it about every element of every page, and a struct of tables
+    // read through the rule index was copied (each table retained and released) on every ask.
+    // Every table is looked up with the element's bytes: string keys cost a string and a SipHash
+    // per id, class and attribute name.
+    private let idTable: ByteStringTable
+    private let classTable: ByteStringTable
+    /// Attribute name as stored on the element → the conditions that read it on HTML elements
+    /// (by lowercase name) and on others (by name as written), as indices into `conditionTests`.
+    private let attributeTable: ByteStringTable
+    private let htmlConditionLists: [[Int32]]
+    private let foreignConditionLists: [[Int32]]
+    private let conditionTests: [AttributeValueTest]
+    private let conditionFeatures: [Int32]
+    private let checkedFeature: Int32
+    private let linkFeature: Int32
 
     public init(_ selectors: some Sequence<StyleSelector>) {
-        for selector in selectors { collect(selector.complex) }
+        var collected = Collector()
+        for selector in selectors { collected.collect(selector.complex) }
+        idTable = ByteStringTable(collected.ids.map { (key: $0.key, value: $0.value) })
+        classTable = ByteStringTable(collected.classes.map { (key: $0.key, value: $0.value) })
+        conditionTests = collected.conditions.map(\.condition.test)
+        conditionFeatures = collected.conditions.map(\.feature)
+        let names = Set(collected.conditions.flatMap { [$0.condition.name.lowercased, $0.condition.name.asWritten] }).sorted()
+        htmlConditionLists = names.map { name in
+            collected.conditions.indices.filter { collected.conditions[$0].condition.name.lowercased == name }.map { Int32($0) }
+        }
+        foreignConditionLists = names.map { name in
+            collected.conditions.indices.filter { collected.conditions[$0].condition.name.asWritten == name }.map { Int32($0) }
+        }
+        attributeTable = ByteStringTable(names.enumerated().map { (key: $0.element, value: Int32($0.offset)) })
+        checkedFeature = collected.checkedFeature
+        linkFeature = collected.linkFeature
     }
 
     /// Appends the element's features, ascending, to `signature`.
     public func signature(of element: Element, into signature: inout [Int32]) {
         let start = signature.count
-        let document = element.document
+        let storage = element.document.storage
         let node = element.node
-        if !idFeatures.isEmpty, let id = document.storage.attributeValue(node: node, name: "id"), let feature = idFeatures[id] {
+        if !idTable.isEmpty, let index = storage.attributeIndex(node: node, name: "id"),
+           let feature = idTable.value(forUTF8: storage.attributeBytes(at: index)) {
             signature.append(feature)
         }
-        if !classFeatures.isEmpty {
-            element.forEachClassName { name in
-                if let feature = classFeatures[String(name)] { signature.append(feature) }
+        if !classTable.isEmpty {
+            element.forEachClassNameBytes { name in
+                if let feature = classTable.value(forUTF8: name) { signature.append(feature) }
             }
         }
-        if !attributeFeatures.isEmpty {
-            let isHTML = document.storage.nodes[node].namespace == .html
-            for index in document.storage.attributeRange(node: node) {
-                let name = document.storage.attributeNames[index]
-                guard let conditions = attributeFeatures[name] else { continue }
-                var value: String?
-                for (condition, feature) in conditions where (isHTML ? condition.name.lowercased : condition.name.asWritten) == name {
-                    // `[name]` holds without a look at the value; the value is read once for the others.
-                    if condition.operation != nil, value == nil { value = document.storage.attributeValue(at: index) }
-                    if condition.operation == nil || SelectorMatcher.attributeValue(value!, matches: condition, onHTMLElement: isHTML) {
-                        signature.append(feature)
+        if !attributeTable.isEmpty {
+            let isHTML = storage.nodes[node].namespace == .html
+            for index in storage.attributeRange(node: node) {
+                guard let list = attributeTable.value(for: storage.attributeNames[index]) else { continue }
+                for condition in isHTML ? htmlConditionLists[Int(list)] : foreignConditionLists[Int(list)] {
+                    // `[name]` holds without a look at the value.
+                    let test = conditionTests[Int(condition)]
+                    if test.operation == nil || SelectorMatcher.attributeBytes(storage.attributeBytes(at: index), match: test, onHTMLElement: isHTML) {
+                        signature.append(conditionFeatures[Int(condition)])
                     }
                 }
             }
@@ -51,36 +73,42 @@ public struct SelectorInputs: Sendable {
         if signature.count - start > 1 { signature[start...].sort() }
     }
 
-    private mutating func nextFeature() -> Int32 {
-        defer { featureCount += 1 }
-        return featureCount
-    }
+    /// The features the selectors name, numbered in the order first met.
+    private struct Collector {
+        var ids: [String: Int32] = [:]
+        var classes: [String: Int32] = [:]
+        var conditions: [(condition: AttributeCondition, feature: Int32)] = []
+        var checkedFeature: Int32 = -1
+        var linkFeature: Int32 = -1
+        private var featureCount: Int32 = 0
 
-    private mutating func collect(_ complex: ComplexSelector) {
-        for compound in complex.compounds {
-            for condition in compound.conditions {
-                switch condition {
-                case .id(let id):
-                    if idFeatures[id] == nil { idFeatures[id] = nextFeature() }
-                case .className(let name):
-                    if classFeatures[name] == nil { classFeatures[name] = nextFeature() }
-                case .attribute(let attribute):
-                    // Stored names are lowercase on HTML elements and as written on others.
-                    let feature = nextFeature()
-                    for name in Set([attribute.name.lowercased, attribute.name.asWritten]) {
-                        attributeFeatures[name, default: []].append((attribute, feature))
-                    }
-                case .pseudoClass(let pseudo):
-                    switch pseudo {
-                    case .not(let list), .isAny(let list), .whereAny(let list), .nthChild(_, let list?), .nthLastChild(_, let list?):
-                        for inner in list { collect(inner) }
-                    case .has(let relatives):
-                        for relative in relatives { collect(relative.complex) }
-                    case .checked:
-                        if checkedFeature < 0 { checkedFeature = nextFeature() }
-                    case .link:
-                        if linkFeature < 0 { linkFeature = nextFeature() }
-                    default: break
+        private mutating func nextFeature() -> Int32 {
+            defer { featureCount += 1 }
+            return featureCount
+        }
+
+        mutating func collect(_ complex: ComplexSelector) {
+            for compound in complex.compounds {
+                for condition in compound.conditions {
+                    switch condition {
+                    case .id(let id):
+                        if ids[id] == nil { ids[id] = nextFeature() }
+                    case .className(let name):
+                        if classes[name] == nil { classes[name] = nextFeature() }
+                    case .attribute(let attribute):
+                        conditions.append((attribute, nextFeature()))
+                    case .pseudoClass(let pseudo):
+                        switch pseudo {
+                        case .not(let list), .isAny(let list), .whereAny(let list), .nthChild(_, let list?), .nthLastChild(_, let list?):
+                            for inner in list { collect(inner) }
+                        case .has(let relatives):
+                            for relative in relatives { collect(relative.complex) }
+                        case .checked:
+                            if checkedFeature < 0 { checkedFeature = nextFeature() }
+                        case .link:
+                            if linkFeature < 0 { linkFeature = nextFeature() }
+                        default: break
+                        }
                     }
                 }
             }

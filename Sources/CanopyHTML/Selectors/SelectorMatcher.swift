@@ -110,6 +110,70 @@ enum SelectorMatcher {
 
     /// Whether `value`, the value of the attribute `condition` names, satisfies it.
     static func attributeValue(_ value: String, matches condition: AttributeCondition, onHTMLElement isHTML: Bool) -> Bool {
+        var value = value
+        return value.withUTF8 { attributeBytes(ArraySlice($0), match: condition.test, onHTMLElement: isHTML) }
+    }
+
+    /// `attributeValue(_:matches:onHTMLElement:)` on the UTF-8 bytes of the value, as a page keeps
+    /// them: CSS compares code points, which for valid UTF-8 is comparing bytes, and folds ASCII
+    /// letters only.
+    static func attributeBytes(_ actual: ArraySlice<UInt8>, match condition: AttributeValueTest, onHTMLElement isHTML: Bool) -> Bool {
+        guard let operation = condition.operation else { return true }
+        let ignoresCase: Bool
+        switch condition.caseFlag {
+        case .insensitive: ignoresCase = true
+        case .sensitive: ignoresCase = false
+        case .documentDefault: ignoresCase = isHTML && condition.isHTMLCaseInsensitiveName
+        }
+        let wanted = ignoresCase ? condition.valueLowercasedBytes : condition.valueBytes
+        @inline(__always) func folded(_ byte: UInt8) -> UInt8 { ignoresCase ? byte.asciiLowercased : byte }
+        /// Whether `wanted` occurs in `actual` at `start`.
+        func occurs(at start: ArraySlice<UInt8>) -> Bool {
+            var wantedIndex = 0
+            for byte in start.prefix(wanted.count) {
+                guard folded(byte) == wanted[wantedIndex] else { return false }
+                wantedIndex += 1
+            }
+            return wantedIndex == wanted.count
+        }
+        switch operation {
+        case .equals:
+            return actual.count == wanted.count && occurs(at: actual)
+        case .includesWord:
+            // A "word" with whitespace in it, or an empty one, can never be in the list.
+            guard !wanted.isEmpty, !wanted.contains(where: isASCIIWhitespace) else { return false }
+            var wordStart = actual.startIndex
+            var cursor = wordStart
+            while true {
+                if cursor == actual.endIndex || isASCIIWhitespace(actual[cursor]) {
+                    let word = actual[wordStart..<cursor]
+                    if word.count == wanted.count, occurs(at: word) { return true }
+                    if cursor == actual.endIndex { return false }
+                    wordStart = actual.index(after: cursor)
+                }
+                cursor = actual.index(after: cursor)
+            }
+        case .dashPrefix:
+            guard actual.count >= wanted.count, occurs(at: actual) else { return false }
+            let rest = actual.dropFirst(wanted.count)
+            return rest.isEmpty || rest.first == UInt8(ascii: "-")
+        case .prefix:
+            return !wanted.isEmpty && actual.count >= wanted.count && occurs(at: actual)
+        case .suffix:
+            return !wanted.isEmpty && actual.count >= wanted.count && occurs(at: actual.dropFirst(actual.count - wanted.count))
+        case .substring:
+            guard !wanted.isEmpty, actual.count >= wanted.count else { return false }
+            var start = actual.startIndex
+            for _ in 0...(actual.count - wanted.count) {
+                if folded(actual[start]) == wanted[0], occurs(at: actual[start...]) { return true }
+                start = actual.index(after: start)
+            }
+            return false
+        }
+    }
+
+    /// The former string comparison, kept to hold the byte version to it in tests.
+    static func attributeValueByCharacters(_ value: String, matches condition: AttributeCondition, onHTMLElement isHTML: Bool) -> Bool {
         guard let operation = condition.operation else { return true }
         let ignoresCase: Bool
         switch condition.caseFlag {

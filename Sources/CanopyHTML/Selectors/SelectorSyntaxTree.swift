@@ -120,6 +120,9 @@ struct AttributeCondition: Sendable, Hashable {
     let caseFlag: AttributeCaseFlag
     /// Whether HTML elements compare this attribute's value case-insensitively when there is no flag.
     let isHTMLCaseInsensitiveName: Bool
+    /// What comparing a value takes, in one object: the cascade tests conditions against every
+    /// attribute they name on every element, and a copy of the condition retained its strings.
+    let test: AttributeValueTest
 
     init(name: String, operation: AttributeOperator?, value: String, caseFlag: AttributeCaseFlag) {
         self.name = TypeName(name)
@@ -128,7 +131,32 @@ struct AttributeCondition: Sendable, Hashable {
         self.valueLowercased = CSSSyntax.asciiLowercased(value)
         self.caseFlag = caseFlag
         self.isHTMLCaseInsensitiveName = HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(self.name.lowercased)
+        self.test = AttributeValueTest(
+            operation: operation, caseFlag: caseFlag, isHTMLCaseInsensitiveName: isHTMLCaseInsensitiveName,
+            valueBytes: Array(value.utf8), valueLowercasedBytes: Array(valueLowercased.utf8)
+        )
     }
+}
+
+/// An attribute condition's comparison of a value, on UTF-8 bytes (`SelectorMatcher.attributeBytes`).
+final class AttributeValueTest: Sendable, Hashable {
+    let operation: AttributeOperator?
+    let caseFlag: AttributeCaseFlag
+    let isHTMLCaseInsensitiveName: Bool
+    let valueBytes: [UInt8]
+    let valueLowercasedBytes: [UInt8]
+
+    init(operation: AttributeOperator?, caseFlag: AttributeCaseFlag, isHTMLCaseInsensitiveName: Bool, valueBytes: [UInt8], valueLowercasedBytes: [UInt8]) {
+        self.operation = operation
+        self.caseFlag = caseFlag
+        self.isHTMLCaseInsensitiveName = isHTMLCaseInsensitiveName
+        self.valueBytes = valueBytes
+        self.valueLowercasedBytes = valueLowercasedBytes
+    }
+
+    // Made from the condition's other fields: they decide equality.
+    static func == (lhs: AttributeValueTest, rhs: AttributeValueTest) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 /// An `An+B` pattern: matches 1-based indices `i` for which `i = A*n + B` with some integer `n >= 0`.

@@ -302,8 +302,9 @@ public final class ComputedStyles {
         let localName = element.localName
         let styleText = element.attribute("style")
         var hasher = Hasher()
-        hasher.combine(localName)
-        hasher.combine(styleText)
+        // The name's key word rather than the name: hashed for every element of every page.
+        hasher.combine(element.localNameKey)
+        if let styleText { hasher.combine(styleText) }
         hasher.combine(signatureScratch)
         let key = StyleNodeTable.Key(parent: parent, hash: hasher.finalize())
         let namespace = element.namespace

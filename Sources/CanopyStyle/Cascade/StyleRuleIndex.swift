@@ -313,15 +313,23 @@ struct LayerTree {
 }
 
 /// Rule indices filed by the most selective part of their subject.
-struct RuleBuckets: Sendable {
-    private(set) var byID: [String: [Int32]] = [:]
-    private(set) var byClass: [String: [Int32]] = [:]
-    private(set) var byName: [String: [Int32]] = [:]
-    private(set) var everyElement: [Int32] = []
+/// A class, not a struct: read through the rule index for every element, a struct of tables was
+/// copied (each retained and released) on every read.
+final class RuleBuckets: Sendable {
+    let everyElement: [Int32]
     let isEmpty: Bool
+    /// Rules by the id, class or element name their subject names, looked up with the element's
+    /// bytes (asked for every element of every page): a key's rules are
+    /// `lists[table.value(forUTF8: key)]`.
+    private let idTable: ByteStringTable
+    private let classTable: ByteStringTable
+    private let nameTable: ByteStringTable
+    private let lists: [[Int32]]
 
     init(_ rules: [StyleRuleIndex.IndexedRule], where include: (StyleRuleIndex.IndexedRule) -> Bool) {
         var count = 0
+        var everyElement: [Int32] = []
+        var byID: [String: [Int32]] = [:], byClass: [String: [Int32]] = [:], byName: [String: [Int32]] = [:]
         for (index, rule) in rules.enumerated() where include(rule) {
             count += 1
             let position = Int32(index)
@@ -333,16 +341,30 @@ struct RuleBuckets: Sendable {
             }
         }
         isEmpty = count == 0
+        self.everyElement = everyElement
+        var lists: [[Int32]] = []
+        func table(_ buckets: [String: [Int32]]) -> ByteStringTable {
+            ByteStringTable(buckets.map { key, rules in
+                lists.append(rules)
+                return (key: key, value: Int32(lists.count - 1))
+            })
+        }
+        idTable = table(byID)
+        classTable = table(byClass)
+        nameTable = table(byName)
+        self.lists = lists
     }
 
     /// Rules that may match `element`, in no particular order.
     func candidates(for element: Element, into result: inout [Int32]) {
         result.append(contentsOf: everyElement)
-        if let list = byName[element.localName] { result.append(contentsOf: list) }
-        if !byID.isEmpty, let id = element.id, let list = byID[id] { result.append(contentsOf: list) }
-        if !byClass.isEmpty {
-            element.forEachClassName { name in
-                if let list = byClass[String(name)] { result.append(contentsOf: list) }
+        if !nameTable.isEmpty, let list = nameTable.value(for: element.localName) { result.append(contentsOf: lists[Int(list)]) }
+        if !idTable.isEmpty, let id = element.attributeBytes("id"), let list = idTable.value(forUTF8: id) {
+            result.append(contentsOf: lists[Int(list)])
+        }
+        if !classTable.isEmpty {
+            element.forEachClassNameBytes { name in
+                if let list = classTable.value(forUTF8: name) { result.append(contentsOf: lists[Int(list)]) }
             }
         }
     }

@@ -1,0 +1,45 @@
+@testable import CanopyHTML
+import Testing
+
+/// The byte comparison of attribute values (what the cascade and the matcher run) against the
+/// comparison by strings it replaced, on every operator, case flag and awkward value.
+struct AttributeBytesTests {
+    static let values = [
+        "", "a", "A", "abc", "ABC", "a-b", "a b", " a  b\tc\n", "nav-details", "class-summary x", "-details",
+        "http://x.test/", "HTTP://X", "caf\u{E9}", "CAF\u{C9}", "e\u{301}", "\u{1F600} smile", "x-", "--",
+    ]
+    static let wanted = ["", "a", "A", "b", "-details", "-summary", "://", "a b", "caf\u{E9}", "e", "x", "-", "http"]
+    static let operators: [AttributeOperator?] = [nil, .equals, .includesWord, .dashPrefix, .prefix, .suffix, .substring]
+    static let flags: [AttributeCaseFlag] = [.documentDefault, .insensitive, .sensitive]
+
+    @Test(arguments: ["class", "type", "lang"])
+    func bytesAgreeWithStrings(attribute: String) {
+        for operation in Self.operators {
+            for wanted in Self.wanted {
+                for flag in Self.flags {
+                    let condition = AttributeCondition(name: attribute, operation: operation, value: wanted, caseFlag: flag)
+                    for value in Self.values {
+                        for isHTML in [true, false] {
+                            #expect(
+                                SelectorMatcher.attributeValue(value, matches: condition, onHTMLElement: isHTML)
+                                    == SelectorMatcher.attributeValueByCharacters(value, matches: condition, onHTMLElement: isHTML),
+                                "[\(attribute)\(String(describing: operation))\(wanted) \(flag)] on \(value.debugDescription), HTML \(isHTML)"
+                            )
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func byteStringTableFindsExactlyItsKeys() {
+        let keys = ["a", "ab", "nav", "details", "caf\u{E9}", "", "x y"]
+        let table = ByteStringTable(keys.enumerated().map { (key: $0.element, value: Int32($0.offset)) })
+        for (offset, key) in keys.enumerated() {
+            #expect(table.value(for: key) == Int32(offset))
+            #expect(table.value(forUTF8: ArraySlice(Array(key.utf8))) == Int32(offset))
+        }
+        for absent in ["b", "A", "abc", "nav ", "cafe", "e\u{301}"] { #expect(table.value(for: absent) == nil) }
+        #expect(ByteStringTable().value(for: "a") == nil)
+    }
+}
