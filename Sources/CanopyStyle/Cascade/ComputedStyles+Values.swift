@@ -63,9 +63,18 @@ extension ComputedStyles {
 
     /// The element's own `opacity`, 0...1 (1 when unreadable: callers that care check `declares`).
     public func opacity(of element: Element) -> Double {
+        // Per style node: parsing the number was most of what the contrast rule spent on it.
+        let node = Int(styleNode(of: element))
+        if let known = table.opacities.known(node) { return known ?? 1 }
         let text = value(.opacity, of: element)
-        if text.hasSuffix("%"), let percent = Double(text.dropLast()) { return min(max(percent / 100, 0), 1) }
-        return Double(text).map { min(max($0, 0), 1) } ?? 1
+        let opacity: Double
+        if text.hasSuffix("%"), let percent = Double(text.dropLast()) {
+            opacity = min(max(percent / 100, 0), 1)
+        } else {
+            opacity = Double(text).map { min(max($0, 0), 1) } ?? 1
+        }
+        table.opacities.store(opacity, at: node)
+        return opacity
     }
 }
 

@@ -49,9 +49,30 @@ extension ComputedStyles {
     /// Whether the element's box starts on a line of its own: block, list-item, table, flex and
     /// grid boxes (and table parts), as axe-core counts them when it looks for running text.
     public func startsBlock(_ element: Element) -> Bool {
+        displayKind(of: element) & DisplayKind.startsBlock != 0
+    }
+
+    /// What the two questions below make of a `display`, kept per style node: asked of every
+    /// element of every line of running text, and a node's display never changes.
+    private enum DisplayKind {
+        static let startsBlock: UInt8 = 1
+        static let inlineBlock: UInt8 = 2
+    }
+
+    private func displayKind(of element: Element) -> UInt8 {
+        let node = Int(styleNodeNumber(of: element))
+        if let known = table.displayKinds.known(node) { return known ?? 0 }
         let display = display(of: element)
+        var kind: UInt8 = 0
+        if Self.startsBlock(display) { kind |= DisplayKind.startsBlock }
+        if ["inline-block", "inline-flex", "inline-grid", "inline-table"].contains(display) { kind |= DisplayKind.inlineBlock }
+        table.displayKinds.store(kind, at: node)
+        return kind
+    }
+
+    private static func startsBlock(_ display: String) -> Bool {
         if display.hasPrefix("table") { return true }
-        switch Self.firstKeyword(of: display) {
+        switch firstKeyword(of: display) {
         case "block", "list-item", "table", "flex", "grid", "flow-root": return true
         default: return display.hasSuffix(" block") || display == "block flow"
         }
@@ -70,6 +91,6 @@ extension ComputedStyles {
 
     /// Inline-level boxes that are laid out as blocks inside (inline-block, inline-flex, inline-grid).
     public func isInlineBlock(_ element: Element) -> Bool {
-        ["inline-block", "inline-flex", "inline-grid", "inline-table"].contains(display(of: element))
+        displayKind(of: element) & DisplayKind.inlineBlock != 0
     }
 }

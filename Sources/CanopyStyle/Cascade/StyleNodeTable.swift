@@ -66,6 +66,10 @@ final class StyleNodeTable {
     var fontSizes = NodeValues<Double>()
     /// Resolved font weights by node, the same way.
     var fontWeights = NodeValues<Double>()
+    /// `opacity` as a number by node.
+    var opacities = NodeValues<Double>()
+    /// What `display` says by node (`ComputedStyles.displayKind`).
+    var displayKinds = NodeValues<UInt8>()
     /// What callers derive from a node's computed values alone, by the caller's key
     /// (`ComputedStyles.nodeFacts`).
     var callerFacts: [ObjectIdentifier: AnyObject] = [:]
