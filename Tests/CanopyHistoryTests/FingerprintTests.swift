@@ -193,4 +193,18 @@ struct FingerprintTests {
         var carriageReturn = "/a\r\n"
         #expect(carriageReturn.withUTF8 { VolatileValues.normalizedASCIIURLReference($0, pageHost: nil) } == nil)
     }
+
+    /// Whether a path segment varies is counted in one pass; it must say what the definition says.
+    @Test func variableSegmentsAreFoundAsTheDefinitionFindsThem() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "f", "G", "0", "9", "123", "0f3a9c2e", "-", "_", "--", "__", ".", "x", "sku", "!", "\u{E9}"]
+        var samples = ["", "-", "_", "1", "12", "123", "p12", "p123", "p1x234", "12ab", "ab-12", "ab_12_cd", "0f3a9c2e", "0f3a-9c2e", "abcdefgh"]
+        for _ in 0..<5000 {
+            samples.append((0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for sample in samples {
+            let bytes = Array(sample.utf8)
+            #expect(VolatileValues.isVariableSegment(bytes: bytes) == VolatileValues.isVariableSegmentByDefinition(bytes: bytes), "\(sample.debugDescription)")
+        }
+    }
 }

@@ -77,6 +77,22 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         if start != bytes.endIndex { body(Substring(bytes[start..<bytes.endIndex])) }
     }
 
+    /// The values of the attributes `names` lists (the first attribute of each name), in the
+    /// order of the list, read in one pass over the element's attributes: for callers that ask
+    /// for a dozen names of every element they describe.
+    public func attributeValues(_ names: AttributeNameList) -> [String?] {
+        var values = [String?](repeating: nil, count: names.names.count)
+        let storage = document.storage
+        for index in storage.attributeRange(node: node) {
+            let key = storage.attributeNameKeys[index]
+            for slot in names.keys.indices where values[slot] == nil
+                && NameKey.same(key, storage.attributeNames[index], as: names.keys[slot], names.names[slot]) {
+                values[slot] = storage.attributeValue(at: index)
+            }
+        }
+        return values
+    }
+
     /// The UTF-8 bytes of attribute `name`'s value, without making a string.
     public func attributeBytes(_ name: String) -> ArraySlice<UInt8>? {
         document.storage.attributeIndex(node: node, name: name).map(document.storage.attributeBytes(at:))
@@ -293,5 +309,16 @@ extension Character {
     /// ASCII whitespace as HTML defines it: space, tab, LF, FF, CR.
     public var isHTMLWhitespace: Bool {
         self == " " || self == "\t" || self == "\n" || self == "\u{0C}" || self == "\r" || self == "\r\n"
+    }
+}
+
+/// Attribute names to read together with `Element.attributeValues(_:)`, their keys worked out once.
+public struct AttributeNameList: Sendable {
+    let names: [String]
+    let keys: [UInt64]
+
+    public init(_ names: [String]) {
+        self.names = names
+        keys = names.map(NameKey.of)
     }
 }

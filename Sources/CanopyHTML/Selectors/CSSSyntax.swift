@@ -81,6 +81,8 @@ enum CSSSyntax {
 
     /// Quotes `text` as a CSS string (double quotes) that reads back as exactly `text`.
     static func quoteString(_ text: String) -> String {
+        // Most values (an href, a name) need no escape: quoted whole instead of scalar by scalar.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x22 || $0 == 0x5C }) { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar.value {

@@ -455,9 +455,25 @@ public struct TargetSelectorGenerator: Sendable {
             return piece
         }
 
+        /// The shortest of `pieces` by the length of its text, the first of equally short ones,
+        /// with its text kept: each text is made once, not at every comparison.
+        private static func shortest(_ pieces: [Piece]) -> Piece? {
+            var best: Piece?
+            var bestLength = Int.max
+            for var piece in pieces {
+                let text = piece.text
+                let length = text.count
+                guard length < bestLength else { continue }
+                piece.keptText = text
+                best = piece
+                bestLength = length
+            }
+            return best
+        }
+
         private func findDocumentUniquePiece(for element: Element) -> Piece? {
             let isUnique = { (piece: Piece) in self.documentCount(of: piece) == 1 }
-            let shortestUnique = { (pieces: [Piece]) in pieces.filter(isUnique).min { $0.text.count < $1.text.count } }
+            let shortestUnique = { (pieces: [Piece]) in Self.shortest(pieces.filter(isUnique)) }
             let tag = tagPiece(for: element)
             // The root and its head and body are unique by tree construction: no counting needed.
             if element.isHTML, ["html", "head", "body"].contains(element.localName), element.parent?.parent == nil {
@@ -511,9 +527,8 @@ public struct TargetSelectorGenerator: Sendable {
             guard element.parent != nil else { return rootPiece(for: element) }
             // Not a duplicated id: duplicates are page errors that get fixed, which would change the selector.
             let candidates = [tagPiece(for: element)] + classPieces(for: element) + attributePieces(for: element)
-            // min(by:) keeps the first of equally short pieces: tag, then class, then attribute.
-            let unique = candidates.filter { isUniqueAmongSiblings($0, of: element) }
-            return unique.min { $0.text.count < $1.text.count } ?? nthChildPiece(for: element)
+            // `shortest` keeps the first of equally short pieces: tag, then class, then attribute.
+            return Self.shortest(candidates.filter { isUniqueAmongSiblings($0, of: element) }) ?? nthChildPiece(for: element)
         }
 
         // MARK: Checking paths

@@ -177,14 +177,19 @@ public final class PageFingerprinter {
             hasher.combine(piece: separator)
             hasher.combine(piece: value)
         }
-        if let id = element.id, !VolatileValues.isGeneratedIdentifier(id) { part("", "#", id) }
-        for name in Self.identifyingAttributes {
-            if let value = element.attribute(name) { part(name, "=", value) }
+        // Every attribute the descriptor reads, in one pass over the element's attributes.
+        let values = element.attributeValues(Self.describedAttributes)
+        if let id = values[0], !VolatileValues.isGeneratedIdentifier(id) { part("", "#", id) }
+        for (offset, name) in Self.identifyingAttributes.enumerated() {
+            if let value = values[1 + offset] { part(name, "=", value) }
         }
-        if let target = element.attribute("for"), !VolatileValues.isGeneratedIdentifier(target) { part("for", "=", target) }
-        if let label = element.attribute("aria-label") { part("label", "=", VolatileValues.normalizedText(label)) }
-        for name in Self.referenceAttributes {
-            if let value = element.attribute(name) { part(name, "=", VolatileValues.normalizedURLReference(value, pageHost: pageHost)) }
+        let afterIdentifying = 1 + Self.identifyingAttributes.count
+        if let target = values[afterIdentifying], !VolatileValues.isGeneratedIdentifier(target) { part("for", "=", target) }
+        if let label = values[afterIdentifying + 1] { part("label", "=", VolatileValues.normalizedText(label)) }
+        for (offset, name) in Self.referenceAttributes.enumerated() {
+            if let value = values[afterIdentifying + 2 + offset] {
+                part(name, "=", VolatileValues.normalizedURLReference(value, pageHost: pageHost))
+            }
         }
         // Only the element's own text: a list's items or a section's paragraphs are other
         // elements, and their text changes without this one changing.
@@ -197,6 +202,8 @@ public final class PageFingerprinter {
 
     private static let identifyingAttributes = ["name", "type", "role", "data-testid", "data-test", "data-qa", "data-cy"]
     private static let referenceAttributes = ["href", "src", "action", "data"]
+    /// What `descriptorHash` reads: `id`, the identifying attributes, `for`, `aria-label`, the references.
+    private static let describedAttributes = AttributeNameList(["id"] + identifyingAttributes + ["for", "aria-label"] + referenceAttributes)
 
     private static let landmarkTags: Set<String> = ["header", "footer", "nav", "main", "aside", "form", "section", "search", "dialog"]
     private static let landmarkRoles: Set<String> = [

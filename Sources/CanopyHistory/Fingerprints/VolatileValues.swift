@@ -32,13 +32,55 @@ public enum VolatileValues {
 
     static func isVariableSegment(bytes: some BidirectionalCollection<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
+        // One pass, counting what the definition below asks, with no array made: every segment
+        // of every link of a failing tag goes through here.
+        var count = 0, digits = 0, hexDigitsAndDashes = 0
+        var tokens = 0, tokenLength = 0, tokenIsDigits = true, someTokenIsDigits = false
+        var trailingDigits = 0, lettersBeforeTrailingDigits = true
+        for byte in bytes {
+            count += 1
+            let digit = isDigit(byte)
+            if digit { digits += 1 }
+            if digit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) || byte == UInt8(ascii: "-") { hexDigitsAndDashes += 1 }
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                if tokenLength > 0 {
+                    tokens += 1
+                    if tokenIsDigits { someTokenIsDigits = true }
+                }
+                tokenLength = 0
+                tokenIsDigits = true
+            } else {
+                tokenLength += 1
+                if !digit { tokenIsDigits = false }
+            }
+            if digit {
+                trailingDigits += 1
+            } else {
+                // Digits followed by something else are not trailing: the prefix is not all letters.
+                if trailingDigits > 0 || !isLetter(byte) { lettersBeforeTrailingDigits = false }
+                trailingDigits = 0
+            }
+        }
+        if tokenLength > 0 {
+            tokens += 1
+            if tokenIsDigits { someTokenIsDigits = true }
+        }
+        if digits == count { return true }
+        if count >= 8, hexDigitsAndDashes == count, digits > 0 { return true }
+        if tokens > 1, someTokenIsDigits { return true }
+        // A letter prefix followed by a long number, as in `p12345` or `sku00042`.
+        return trailingDigits >= 3 && lettersBeforeTrailingDigits
+    }
+
+    /// The definition `isVariableSegment(bytes:)` computes in one pass, kept to hold it to.
+    static func isVariableSegmentByDefinition(bytes: some BidirectionalCollection<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
         if bytes.allSatisfy(isDigit) { return true }
         let hexDigits = bytes.filter { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }.count
         let dashes = bytes.filter { $0 == UInt8(ascii: "-") }.count
         if bytes.count >= 8, hexDigits + dashes == bytes.count, bytes.contains(where: isDigit) { return true }
         let tokens = bytes.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
         if tokens.count > 1, tokens.contains(where: { $0.allSatisfy(isDigit) }) { return true }
-        // A letter prefix followed by a long number, as in `p12345` or `sku00042`.
         let trailingDigits = bytes.reversed().prefix(while: isDigit).count
         return trailingDigits >= 3 && bytes.dropLast(trailingDigits).allSatisfy(isLetter)
     }
