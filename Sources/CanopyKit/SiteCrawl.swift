@@ -191,6 +191,9 @@ public struct SiteCrawl: Sendable {
             return outcome
         }
         storeSink.flush()
+        // The pages are done: what their audits freed goes back before the run's analysis and
+        // reports, which the whole run's peak would otherwise stack on top of.
+        FreedMemory.handBack()
         outcome.summary = summary
 
         var coverage = RunCoverage(

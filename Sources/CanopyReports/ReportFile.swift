@@ -109,7 +109,14 @@ struct ChunkedOutput {
     mutating func flush() throws {
         guard let sink, !bytes.isEmpty else { return }
         try bytes.withUnsafeBytes { try sink.write($0) }
-        bytes.removeAll(keepingCapacity: true)
+        if bytes.capacity > 4 * chunkSize {
+            // One item far larger than a chunk (a page with thousands of findings) must not keep
+            // its buffer for the rest of the file.
+            bytes = []
+            bytes.reserveCapacity(chunkSize + chunkSize / 4)
+        } else {
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     mutating func append(_ text: StaticString) {

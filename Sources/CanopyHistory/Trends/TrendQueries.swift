@@ -55,10 +55,14 @@ extension RunStore {
     }
 
     /// How many pages a complete run has, and the ones an HTML drill-down of at most `limit` pages
-    /// shows: all of them, or the failures and the pages with the most findings.
-    public func drillDownPages(run: RunID, limit: Int) throws -> (total: Int, pages: [PageDrillDown]) {
+    /// shows: all of them, or the failures and the pages with the most findings. With
+    /// `findingsPerPage`, a page lists at most that many findings and counts the rest
+    /// (`PageDrillDown.counts`): the pages with the most findings hold thousands each.
+    public func drillDownPages(run: RunID, limit: Int, findingsPerPage: Int? = nil) throws -> (total: Int, pages: [PageDrillDown]) {
         try withDatabase { database in
-            try database.transaction(immediate: false) { try TrendQueries(database: database).drillDown(of: run, limit: limit) }
+            try database.transaction(immediate: false) {
+                try TrendQueries(database: database).drillDown(of: run, limit: limit, findingsPerPage: findingsPerPage)
+            }
         }
     }
 }
@@ -302,6 +306,7 @@ private struct TrendQueries {
         }
     }
 
+
     private func pages(of run: RunID) throws -> [PageDrillDown] {
         var pages: [PageDrillDown] = []
         try forEachPage(of: run) { pages.append($0) }
@@ -310,20 +315,24 @@ private struct TrendQueries {
 
     /// The run's pages with their findings in URL order, one at a time: trend.json's drill-down
     /// is written page by page, so a 100,000-page run is never held whole.
-    func forEachPage(of run: RunID, _ body: (PageDrillDown) throws -> Void) throws {
+    func forEachPage(of run: RunID, findingsPerPage: Int? = nil, _ body: (PageDrillDown) throws -> Void) throws {
         try database.forEachRow(
             "SELECT id, url, final_url, title, page_type, status_code, error, run_id, not_audited FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]
         ) { row in
-            try body(try page(row))
+            try body(try page(row, findingsPerPage: findingsPerPage))
         }
     }
 
     /// The pages the HTML drill-down shows: every page when there are at most `limit`, else the
     /// `limit` most worth opening (failures first, then most findings), chosen by the database.
-    func drillDown(of run: RunID, limit: Int) throws -> (total: Int, pages: [PageDrillDown]) {
+    func drillDown(of run: RunID, limit: Int, findingsPerPage: Int?) throws -> (total: Int, pages: [PageDrillDown]) {
         let runValue = SQLiteValue.integer(run.rawValue)
         let total = try database.queryFirst("SELECT COUNT(*) FROM pages WHERE run_id = ?", [runValue]) { $0.int(0) } ?? 0
-        guard total > limit else { return (total, try pages(of: run)) }
+        guard total > limit else {
+            var pages: [PageDrillDown] = []
+            try forEachPage(of: run, findingsPerPage: findingsPerPage) { pages.append($0) }
+            return (total, pages)
+        }
         let pages = try database.query(
             """
             SELECT id, url, final_url, title, page_type, status_code, error, run_id, not_audited FROM (
@@ -336,30 +345,45 @@ private struct TrendQueries {
             ORDER BY error IS NOT NULL OR not_audited = 'client-rendered' DESC, finding_count DESC, url LIMIT ?
             """,
             [runValue, .integer(Int64(limit))]
-        ) { try page($0) }
+        ) { try page($0, findingsPerPage: findingsPerPage) }
         return (total, pages)
     }
 
-    /// A page from a row of id, url, final_url, title, page_type, status_code, error, run_id, not_audited.
-    private func page(_ row: SQLiteRow) throws -> PageDrillDown {
+    /// A page from a row of id, url, final_url, title, page_type, status_code, error, run_id,
+    /// not_audited, with all its findings or the first `findingsPerPage` and their counts.
+    private func page(_ row: SQLiteRow, findingsPerPage: Int? = nil) throws -> PageDrillDown {
+        let keys: [SQLiteValue] = [.integer(row.int64(7)), .integer(row.int64(0))]
+        // -1: no limit, in SQLite's terms.
         let findings = try database.query(
             """
             SELECT issue.issue_key, detail.rule_id, detail.impact, detail.outcome, detail.target,
                    detail.owner, run_issues.component_key
             FROM findings JOIN run_issues ON run_issues.run_id = findings.run_id AND run_issues.issue_id = findings.issue_id
             \(RunStore.findingText)
-            WHERE findings.run_id = ? AND findings.page_id = ? ORDER BY findings.id
+            WHERE findings.run_id = ? AND findings.page_id = ? ORDER BY findings.id LIMIT ?
             """,
-            [.integer(row.int64(7)), .integer(row.int64(0))]
+            keys + [.integer(Int64(findingsPerPage ?? -1))]
         ) { row in
             PageFinding(
                 issueKey: row.string(0), ruleId: row.string(1), impact: row.string(2), outcome: row.string(3), target: row.string(4),
                 owner: row.optionalString(5), component: row.optionalString(6)
             )
         }
-        return PageDrillDown(
+        var page = PageDrillDown(
             url: row.string(1), finalUrl: row.optionalString(2), title: row.optionalString(3), pageType: row.optionalString(4),
             statusCode: row.optionalInt(5), error: row.optionalString(6), findings: findings, notAudited: row.optionalString(8)
         )
+        if let findingsPerPage, findings.count == findingsPerPage {
+            page.counts = try database.queryFirst(
+                """
+                SELECT COUNT(*), COALESCE(SUM(detail.outcome = 'violation'), 0)
+                FROM findings JOIN run_issues ON run_issues.run_id = findings.run_id AND run_issues.issue_id = findings.issue_id
+                JOIN finding_details AS detail ON detail.id = findings.detail_id
+                WHERE findings.run_id = ? AND findings.page_id = ?
+                """,
+                keys
+            ) { PageDrillDown.FindingCounts(violations: $0.int(1), total: $0.int(0)) }
+        }
+        return page
     }
 }

@@ -292,6 +292,29 @@ public struct PageDrillDown: Codable, Sendable, Equatable {
     /// Why the page was fetched but not audited (`client-rendered`, `not HTML`, `redirect`...);
     /// a client-rendered page lists the findings of its last audit.
     public var notAudited: String?
+    /// How many findings the page has, when `findings` lists only the first of them (the HTML
+    /// drill-down's pages: a page with thousands of findings shows a hundred). Not in trend.json,
+    /// whose pages list every finding.
+    public var counts: FindingCounts?
+
+    public struct FindingCounts: Sendable, Equatable {
+        public var violations: Int
+        public var total: Int
+
+        public init(violations: Int, total: Int) {
+            self.violations = violations
+            self.total = total
+        }
+    }
+
+    /// Violations among all the page's findings, listed or not.
+    public var violationCount: Int { counts?.violations ?? findings.count { $0.outcome == "violation" } }
+    /// All the page's findings, listed or not.
+    public var findingCount: Int { counts?.total ?? findings.count }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, finalUrl, title, pageType, statusCode, error, findings, notAudited
+    }
 
     public init(
         url: String, finalUrl: String? = nil, title: String? = nil, pageType: String? = nil, statusCode: Int? = nil, error: String? = nil,

@@ -51,8 +51,10 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
     deinit { try? handle.close() }
 
     public func record(_ page: AuditedPage) {
-        var line = CrawlResultLine.line(for: page)
-        line.append(0x0A)
-        handle.write(Data(line))
+        // Written as the page holds it, without a copy of a line that can be megabytes long.
+        CrawlResultLine.write(page) { bytes in
+            handle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
+                              count: bytes.count, deallocator: .none))
+        }
     }
 }

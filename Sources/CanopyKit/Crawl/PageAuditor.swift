@@ -161,12 +161,20 @@ struct LargePageGate: Sendable {
         let result = body()
         turn.signal()
         // Freed memory stays in the worker's malloc arena otherwise, counted in the process's size.
-        _ = Self.mallocTrim?(0)
+        FreedMemory.handBack()
         return result
     }
+}
 
-    /// glibc's `malloc_trim`, looked up at run time: it is not in the Glibc module, and other C
-    /// libraries lack it.
+/// Hands the memory malloc keeps after frees back to the system (glibc's `malloc_trim`, looked
+/// up at run time: it is not in the Glibc module, and other C libraries lack it). Each worker
+/// thread allocates from an arena of its own, and an arena keeps what was freed in it: after a
+/// large page, or at the end of a crawl, that is tens of megabytes counted in the process's size.
+enum FreedMemory {
+    static func handBack() {
+        _ = mallocTrim?(0)
+    }
+
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)

@@ -48,12 +48,15 @@ public struct AxeJSONLineWriter: Sendable {
     public let ruleIDs: [String]
     private let ruleOrder: AxeRuleOrder
     private let fixedParts: [String: FixedParts]
+    /// The bytes every rule's entry takes without nodes, all rules together.
+    private let fixedSize: Int
 
     /// A writer for results of `rules`, with their metadata as audited (impact overrides included).
     public init(rules: [RuleMetadata]) {
         ruleIDs = rules.map(\.id)
         ruleOrder = .init(ruleIDs)
         fixedParts = Dictionary(rules.map { ($0.id, FixedParts(id: $0.id, metadata: $0)) }, uniquingKeysWith: { first, _ in first })
+        fixedSize = fixedParts.values.reduce(0) { $0 + $1.emptyEntry.count }
     }
 
     /// A writer for a stored run's rules, by id, with the catalog's metadata.
@@ -63,6 +66,7 @@ public struct AxeJSONLineWriter: Sendable {
         fixedParts = Dictionary(
             ruleIDs.map { ($0, FixedParts(id: $0, metadata: RuleCatalog.rule(withID: $0)?.metadata)) }, uniquingKeysWith: { first, _ in first }
         )
+        fixedSize = fixedParts.values.reduce(0) { $0 + $1.emptyEntry.count }
     }
 
     /// One page's line as a String (for tests).
@@ -77,6 +81,9 @@ public struct AxeJSONLineWriter: Sendable {
         url: String, timestamp: String, findings: [Finding], passingRules: Set<String>, to json: inout [UInt8]
     ) {
         let groups = AxePageGroups(order: ruleOrder, findings: findings, passingRules: passingRules)
+        // Sized before it is written: a page with thousands of findings makes a line of megabytes,
+        // which growing by doubling would copy again and again, holding both copies each time.
+        json.reserveCapacity(json.count + estimatedSize(of: findings))
         // Keys in JSONEncoder's sorted order.
         json.append(contentsOf: #"{"inapplicable":["#.utf8)
         for (index, rule) in groups.inapplicable.enumerated() {
@@ -105,6 +112,17 @@ public struct AxeJSONLineWriter: Sendable {
             appendEntry(rule, nodes: groups.byRule[rule, default: []].filter { $0.outcome == .violation }, to: &json)
         }
         json.append(contentsOf: "]}".utf8)
+    }
+
+    /// About the size of a line with `findings` (a little over when nothing needs escaping): every
+    /// rule's fixed parts, and each finding's message twice, snippet, target, advice and evidence.
+    private func estimatedSize(of findings: [Finding]) -> Int {
+        var size = fixedSize + 512
+        for finding in findings {
+            size += 2 * finding.message.utf8.count + finding.snippet.utf8.count + finding.target.utf8.count + 160
+            size += (fixedParts[finding.ruleID]?.howToFix?.utf8.count ?? 0) + 48 * finding.evidence.count
+        }
+        return size
     }
 
     private func appendEntry(_ ruleID: String, nodes: [Finding], to json: inout [UInt8]) {

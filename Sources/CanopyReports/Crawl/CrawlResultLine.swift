@@ -15,6 +15,22 @@ public enum CrawlResultLine {
     /// One line, without its line feed. Written as bytes: the axe part is already JSON, and a
     /// page's line runs to tens of kilobytes, which String surgery or JSONEncoder would copy and
     /// walk again for every page of the crawl.
+    /// The line, and a line feed, handed to `write` in pieces: the page's axe object as the
+    /// worker wrote it, then the `crawl` member. A page with thousands of findings has a line of
+    /// megabytes, which `line(for:)` would copy.
+    public static func write(_ page: AuditedPage, to write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        guard let axe = page.result?.axeJSONLine, axe.last == UInt8(ascii: "}") else {
+            var line = Self.line(for: page)
+            line.append(0x0A)
+            return try line.withUnsafeBytes(write)
+        }
+        try axe.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+        var tail: [UInt8] = Array(#","crawl":"#.utf8)
+        appendCrawlRecord(page, to: &tail)
+        tail.append(contentsOf: "}\n".utf8)
+        try tail.withUnsafeBytes(write)
+    }
+
     public static func line(for page: AuditedPage) -> [UInt8] {
         var line: [UInt8] = []
         if let axe = page.result?.axeJSONLine, axe.last == UInt8(ascii: "}") {

@@ -64,7 +64,7 @@ public struct ReportWriter: Sendable {
         // The longest file, and it reads nothing the others read: written on another core, from
         // a connection of its own, while the rest are written.
         let latestResults = LatestResultsJob(store: store, run: latestRun, path: path(Self.resultsFile))
-        let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages) }
+        let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages, findingsPerPage: limits.findingsPerPage) }
 
         let trendFile = try ReportFile(path: path(Self.trendFile)), csvFile = try ReportFile(path: path(Self.csvFile))
         var trendJSON = TrendJSONWriter(report: trend, sink: trendFile)
@@ -83,10 +83,15 @@ public struct ReportWriter: Sendable {
                 openIssueCount += 1
             }
         }
-        var html = TrendHTMLReport(
+        let html = TrendHTMLReport(
             report: trend, siteName: Self.siteName(of: latestRun), limits: limits, drillDown: drillDown, openIssues: (openIssueCount, shownIssues)
-        ).render()
-        try ReportFile.write(path(Self.htmlFile)) { file in try html.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) } }
+        )
+        try ReportFile.write(path(Self.htmlFile)) { file in
+            try html.write { piece in
+                var piece = piece
+                try piece.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
+            }
+        }
         try trendJSON.finish(pages: { body in
             if let run { try store.forEachDrillDownPage(run: run, body) }
         })
@@ -140,6 +145,9 @@ private final class LatestResultsJob: @unchecked Sendable {
         self.run = run
         self.path = path
         guard run != nil, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
+        // It reads the run's pages once, in order: a small cache serves that as well, and this
+        // connection's memory comes on top of the other reports'.
+        try? reader.withDatabase { try $0.execute("PRAGMA cache_size = -2048") }
         started = true
         Thread.detachNewThread { [self] in
             do { try write(through: reader) } catch { self.error = error }

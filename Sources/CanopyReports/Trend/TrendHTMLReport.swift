@@ -61,7 +61,20 @@ public struct TrendHTMLReport: Sendable {
     static let fixedColor = "#15803d"
 
     public func render() -> String {
+        var html = ""
+        write { html += $0 }
+        return html
+    }
+
+    /// The document in pieces of about 256 KB, handed to `output` as they are made: the drill-down
+    /// of a large site is megabytes, never held whole.
+    func write(_ output: (String) throws -> Void) rethrows {
         var page = HTMLPage(dates: DateText())
+        func flushIfLarge() throws {
+            guard page.html.utf8.count >= 1 << 18 else { return }
+            try output(page.html)
+            page.html.removeAll(keepingCapacity: true)
+        }
         page.head(title: "Accessibility trend – \(siteName)")
         page.body(siteName: siteName, hasRuns: !report.runs.isEmpty)
         if let latestTrend = report.runs.last {
@@ -69,17 +82,24 @@ public struct TrendHTMLReport: Sendable {
             page.trend(report.runs)
             page.whereIssuesAre(latestTrend, latest: report.latest)
             page.coverage(latestTrend, latest: report.latest, runs: report.runs)
+            try flushIfLarge()
             if let latest = report.latest {
                 page.openIssues(
                     openIssues?.first ?? latest.openIssues, total: openIssues?.total ?? latest.openIssues.count, limit: limits.openIssues
                 )
-                page.drillDown(drillDown?.pages ?? latest.pages, total: drillDown?.total ?? latest.pages.count, limits: limits)
+                try flushIfLarge()
+                let shown = page.drillDownStart(drillDown?.pages ?? latest.pages, total: drillDown?.total ?? latest.pages.count, limits: limits)
+                for drilled in shown {
+                    page.drillDown(drilled, limits: limits)
+                    try flushIfLarge()
+                }
+                page.raw("</section>\n")
             }
         } else {
             page.raw("<p>No complete run yet. Run <code>canopy crawl</code>; an interrupted or running crawl is never counted.</p>")
         }
         page.end(generatedAt: report.generatedAt)
-        return page.html
+        try output(page.html)
     }
 }
 
@@ -515,47 +535,49 @@ private struct HTMLPage {
     // MARK: Pages
 
     /// `pages` may be all `total` pages, or only those worth showing when there are too many.
-    mutating func drillDown(_ pages: [PageDrillDown], total: Int, limits: TrendHTMLReport.Limits) {
+    /// Writes the drill-down's heading; returns the pages it shows, each written by `drillDown(_:limits:)`.
+    mutating func drillDownStart(_ pages: [PageDrillDown], total: Int, limits: TrendHTMLReport.Limits) -> [PageDrillDown] {
         raw("<section id=\"pages\">\n<h2>Pages</h2>\n")
         var shown = pages
         if total > limits.drillDownPages {
             // The pages most worth opening: failures and the most findings first.
-            shown = pages.filter { $0.error != nil || $0.notAudited == NotAudited.clientRendered || !$0.findings.isEmpty }
-                .sorted { ($0.unaudited ? 1 : 0, $0.findings.count, $1.url) > ($1.unaudited ? 1 : 0, $1.findings.count, $0.url) }
+            shown = pages.filter { $0.error != nil || $0.notAudited == NotAudited.clientRendered || $0.findingCount > 0 }
+                .sorted { ($0.unaudited ? 1 : 0, $0.findingCount, $1.url) > ($1.unaudited ? 1 : 0, $1.findingCount, $0.url) }
             shown = Array(shown.prefix(limits.drillDownPages))
             raw("<p>The latest run has \(total) pages; here are the \(shown.count) with failures or the most findings. trend.json lists every page with its findings.</p>\n")
         } else {
             raw("<p>Every page of the latest run, with its findings. Open a page to see them.</p>\n")
         }
-        for page in shown {
-            let violations = page.findings.count { $0.outcome == "violation" }
-            let review = page.findings.count - violations
-            var outline = page.error != nil ? "could not be audited" : "\(violations) \(violations == 1 ? "violation" : "violations")"
-            if review > 0 { outline += ", \(review) to review" }
-            if page.notAudited == NotAudited.clientRendered { outline = "not audited: client-rendered (\(outline) at its last audit)" }
-            raw("<details class=\"page\">\n<summary><span class=\"url\">\(esc(page.url))</span> — \(esc(outline))</summary>\n<dl>\n")
-            raw("<dt>Address</dt><dd>\(url(page.url))</dd>\n")
-            if let finalURL = page.finalUrl, finalURL != page.url { raw("<dt>Redirected to</dt><dd>\(url(finalURL))</dd>\n") }
-            raw("<dt>Title</dt><dd>\(page.title.map { esc($0) } ?? "(none)")</dd>\n")
-            raw("<dt>Page type</dt><dd><code>\(esc(page.pageType ?? "–"))</code></dd>\n")
-            raw("<dt>HTTP status</dt><dd>\(page.statusCode.map(String.init) ?? "no response")</dd>\n")
-            if let error = page.error { raw("<dt>Error</dt><dd>\(esc(error))</dd>\n") }
-            if let reason = page.notAudited { raw("<dt>Not audited</dt><dd>\(esc(reason))</dd>\n") }
-            raw("</dl>\n")
-            if !page.findings.isEmpty {
-                let listed = page.findings.prefix(limits.findingsPerPage)
-                raw("<table>\n<caption>Findings on this page\(listed.count < page.findings.count ? " (the first \(listed.count) of \(page.findings.count))" : "")</caption>\n")
-                raw("<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Impact</th><th scope=\"col\">Outcome</th><th scope=\"col\">Target</th><th scope=\"col\">Owner or component</th></tr></thead>\n<tbody>\n")
-                for finding in listed {
-                    let place = [finding.owner, finding.component.map { "component " + $0 }].compactMap { $0 }.joined(separator: ", ")
-                    raw("<tr><th scope=\"row\"><code>\(esc(finding.ruleId))</code></th><td>\(esc(finding.impact))</td><td>\(finding.outcome == "violation" ? "violation" : "to review")</td>")
-                    raw("<td><code class=\"target\">\(esc(finding.target))</code></td><td>\(place.isEmpty ? "–" : esc(place))</td></tr>\n")
-                }
-                raw("</tbody>\n</table>\n")
+        return shown
+    }
+
+    mutating func drillDown(_ page: PageDrillDown, limits: TrendHTMLReport.Limits) {
+        let violations = page.violationCount
+        let review = page.findingCount - violations
+        var outline = page.error != nil ? "could not be audited" : "\(violations) \(violations == 1 ? "violation" : "violations")"
+        if review > 0 { outline += ", \(review) to review" }
+        if page.notAudited == NotAudited.clientRendered { outline = "not audited: client-rendered (\(outline) at its last audit)" }
+        raw("<details class=\"page\">\n<summary><span class=\"url\">\(esc(page.url))</span> — \(esc(outline))</summary>\n<dl>\n")
+        raw("<dt>Address</dt><dd>\(url(page.url))</dd>\n")
+        if let finalURL = page.finalUrl, finalURL != page.url { raw("<dt>Redirected to</dt><dd>\(url(finalURL))</dd>\n") }
+        raw("<dt>Title</dt><dd>\(page.title.map { esc($0) } ?? "(none)")</dd>\n")
+        raw("<dt>Page type</dt><dd><code>\(esc(page.pageType ?? "–"))</code></dd>\n")
+        raw("<dt>HTTP status</dt><dd>\(page.statusCode.map(String.init) ?? "no response")</dd>\n")
+        if let error = page.error { raw("<dt>Error</dt><dd>\(esc(error))</dd>\n") }
+        if let reason = page.notAudited { raw("<dt>Not audited</dt><dd>\(esc(reason))</dd>\n") }
+        raw("</dl>\n")
+        if !page.findings.isEmpty {
+            let listed = page.findings.prefix(limits.findingsPerPage)
+            raw("<table>\n<caption>Findings on this page\(listed.count < page.findingCount ? " (the first \(listed.count) of \(page.findingCount))" : "")</caption>\n")
+            raw("<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Impact</th><th scope=\"col\">Outcome</th><th scope=\"col\">Target</th><th scope=\"col\">Owner or component</th></tr></thead>\n<tbody>\n")
+            for finding in listed {
+                let place = [finding.owner, finding.component.map { "component " + $0 }].compactMap { $0 }.joined(separator: ", ")
+                raw("<tr><th scope=\"row\"><code>\(esc(finding.ruleId))</code></th><td>\(esc(finding.impact))</td><td>\(finding.outcome == "violation" ? "violation" : "to review")</td>")
+                raw("<td><code class=\"target\">\(esc(finding.target))</code></td><td>\(place.isEmpty ? "–" : esc(place))</td></tr>\n")
             }
-            raw("</details>\n")
+            raw("</tbody>\n</table>\n")
         }
-        raw("</section>\n")
+        raw("</details>\n")
     }
 
     // MARK: Style
