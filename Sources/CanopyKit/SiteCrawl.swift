@@ -81,6 +81,7 @@ public struct SiteCrawl: Sendable {
     }
 
     public func run(_ options: Options, stopper: Stopper = Stopper()) -> Outcome {
+        FreedMemory.mapLargeBlocksApart()
         var outcome = Outcome(exitStatus: .passed, messages: [])
         let configuration: CrawlConfiguration
         let plan: CrawlPlan

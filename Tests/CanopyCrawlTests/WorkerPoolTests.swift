@@ -71,4 +71,40 @@ struct WorkerPoolTests {
         pool.wait()
         #expect(started.withLock { $0 } == 10)
     }
+
+    @Test("submit waits while the queued items outweigh the limit, and always lets one in")
+    func weightBoundedQueue() {
+        let gate = NSCondition()
+        let open = Mutex(false)
+        // Items are their own weight: a worker held at the gate takes the first, then the queue
+        // (capacity 8, weight 10) holds 4 + 5 = 9; 9 + 3 is over, so that submit waits.
+        let pool = WorkerPool<Int>(workers: 1, capacity: 8, weight: { $0 }, maximumWeight: 10, name: "test-weighted") { _ in
+            gate.lock()
+            while !open.withLock({ $0 }) { gate.wait() }
+            gate.unlock()
+        }
+        let weights = [1, 4, 5, 3, 50, 2]
+        let submitted = Mutex(0)
+        let producer = Thread {
+            for weight in weights {
+                pool.submit(weight)
+                submitted.withLock { $0 += 1 }
+            }
+        }
+        producer.start()
+        var deadline = Date().addingTimeInterval(10)
+        while submitted.withLock({ $0 }) < 3, Date() < deadline { usleep(1_000) }
+        usleep(100_000)
+        #expect(submitted.withLock { $0 } == 3)
+        gate.lock()
+        open.withLock { $0 = true }
+        gate.broadcast()
+        gate.unlock()
+        // The item of 50, over the limit alone, goes in once the queue is empty.
+        deadline = Date().addingTimeInterval(10)
+        while submitted.withLock({ $0 }) < weights.count, Date() < deadline { usleep(1_000) }
+        #expect(submitted.withLock { $0 } == weights.count)
+        pool.close()
+        pool.wait()
+    }
 }

@@ -85,4 +85,23 @@ struct CrawlResultLineTests {
             #expect(AxeTimestamp.string(date) == formatter.string(from: date), "\(interval)")
         }
     }
+
+    @Test("a line written in pieces is the line and a line feed, for audited and other pages")
+    func writtenInPieces() throws {
+        let html = "<!doctype html><html lang=en><title>t</title><body><main><img src=a.png><img src=b.png><p>text</p></main></body></html>"
+        let plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("https://shop.example/")])
+        let processed = PageAuditor(crawl: plan, audit: AuditPlan(rules: RuleSet.standard().rules))
+            .process(HTMLParser().parse(html: html, url: "https://shop.example/p"), url: "https://shop.example/p")
+        var audited = AuditedPage(url: "https://shop.example/p", depth: 1, attempts: 1)
+        audited.statusCode = 200
+        audited.result = processed.result
+        var notHTML = AuditedPage(url: "https://shop.example/file.pdf", depth: 1, attempts: 1)
+        notHTML.skip = .notHTML(contentType: "application/pdf")
+        for page in [audited, notHTML] {
+            var written: [UInt8] = []
+            CrawlResultLine.write(page) { written.append(contentsOf: $0) }
+            #expect(written == CrawlResultLine.line(for: page) + [0x0A])
+        }
+        #expect(!processed.result.axeJSONLine.isEmpty)
+    }
 }

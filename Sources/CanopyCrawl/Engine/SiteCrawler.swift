@@ -194,8 +194,11 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         let loop = try FetchLoop(policy: plan.fetchPolicy) { [unowned self] completion in
             self.workers?.submit(completion)
         }
+        // Bodies waiting for a worker are bounded in bytes too: a run of megabyte pages (a
+        // site's index pages) would otherwise queue tens of megabytes on top of those in work.
         let workers = WorkerPool<FetchCompletion>(
-            workers: plan.workerThreads, capacity: plan.workerThreads * 4, name: "canopy-audit"
+            workers: plan.workerThreads, capacity: plan.workerThreads * 4, weight: { $0.queuedBytes }, maximumWeight: 8 << 20,
+            name: "canopy-audit"
         ) { [unowned self] completion in
             self.handle(completion)
         }

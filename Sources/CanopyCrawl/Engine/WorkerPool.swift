@@ -3,17 +3,28 @@ import Foundation
 /// A fixed set of threads taking work items from a bounded queue. `submit` blocks while the
 /// queue is full, which is how a fast producer (the fetch loop) is held to the pace of the
 /// consumers (parsing and auditing) and memory stays bounded: at most `capacity` page bodies
-/// wait at any time.
+/// wait at any time, and (beyond the first) no more than `maximumWeight` bytes of them.
 final class WorkerPool<Item: Sendable>: @unchecked Sendable {
-    // @unchecked: `items` and `closed` are only touched while holding `condition`.
+    // @unchecked: `items`, `queuedWeight` and `closed` are only touched while holding `condition`.
     private let condition = NSCondition()
     private var items: [Item] = []
+    private var queuedWeight = 0
     private var closed = false
     private let capacity: Int
+    private let weight: @Sendable (Item) -> Int
+    private let maximumWeight: Int
     private let finished = DispatchGroup()
 
-    init(workers: Int, capacity: Int, name: String, work: @escaping @Sendable (Item) -> Void) {
+    /// - Parameters:
+    ///   - weight: what an item costs to hold (a page's body size); queued items together stay
+    ///     under `maximumWeight`, except that one item is always let in.
+    init(
+        workers: Int, capacity: Int, weight: @escaping @Sendable (Item) -> Int = { _ in 0 }, maximumWeight: Int = .max, name: String,
+        work: @escaping @Sendable (Item) -> Void
+    ) {
         self.capacity = max(1, capacity)
+        self.weight = weight
+        self.maximumWeight = maximumWeight
         for index in 0..<max(1, workers) {
             finished.enter()
             let thread = Thread { [self] in
@@ -29,9 +40,11 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {
 
     /// Queues an item, waiting while the queue is full.
     func submit(_ item: Item) {
+        let itemWeight = weight(item)
         condition.lock()
-        while items.count >= capacity && !closed { condition.wait() }
+        while (items.count >= capacity || (!items.isEmpty && queuedWeight + itemWeight > maximumWeight)) && !closed { condition.wait() }
         items.append(item)
+        queuedWeight += itemWeight
         condition.broadcast()
         condition.unlock()
     }
@@ -56,6 +69,7 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {
         // fetched pages alive (14 MB of a styled java.base crawl's peak heap). The queue holds
         // `capacity` items at most, so shifting them is nothing.
         let item = items.removeFirst()
+        queuedWeight -= weight(item)
         condition.broadcast()
         return item
     }

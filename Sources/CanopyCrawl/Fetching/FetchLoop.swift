@@ -23,6 +23,12 @@ public struct FetchCompletion: Sendable {
     /// is the outcome. Nil otherwise.
     public let refusedRetryAfter: Double?
 
+    /// The bytes the completion holds while it waits to be processed: its body.
+    var queuedBytes: Int {
+        if case .success(let response) = result { return response.body.count }
+        return 0
+    }
+
     init(job: FetchJob, result: Result<FetchResponse, FetchError>, attempts: Int, refusedRetryAfter: Double? = nil) {
         self.job = job
         self.result = result

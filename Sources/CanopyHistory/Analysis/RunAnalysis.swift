@@ -192,10 +192,28 @@ private struct Pass {
 
     private static let impactRanks = ["minor": 0, "moderate": 1, "serious": 2, "critical": 3]
 
+    /// One string for each distinct text read, so that the issues of a run share them.
+    private struct SharedTexts {
+        private var known: Set<String> = []
+
+        subscript(_ text: String) -> String {
+            mutating get {
+                if let shared = known.firstIndex(of: text).map({ known[$0] }) { return shared }
+                known.insert(text)
+                return text
+            }
+        }
+    }
+
     private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
-        struct Keyed { let findingID: Int64; let issueKey: String }
-        var issues: [String: IssueSummary] = [:]
-        var issueIDs: [String: Int64] = [:]
+        struct Keyed { let findingID: Int64; let issueKey: UInt64 }
+        // By the key's hash, written out as hex only when stored: a run of the whole javadoc
+        // site has about 100,000 issues, and hex keys with a copy of each text per issue were
+        // 80 MB of the run's peak. Texts that repeat (rule, outcome, impact, page type,
+        // component, owner) share one string each.
+        var issues: [UInt64: IssueSummary] = [:]
+        var issueIDs: [UInt64: Int64] = [:]
+        var texts = SharedTexts()
         let runValue = SQLiteValue.integer(run.rawValue)
         // The run's findings are one stretch of ids, give or take another run's recorded meanwhile:
         // each chunk walks the table in id order from where the last one ended (`+run_id`) rather
@@ -215,11 +233,12 @@ private struct Pass {
                 [runValue, .integer(max(lastID, Int64(firstOfRun) - 1)), .integer(Int64(lastOfRun)), .integer(Int64(Self.chunkSize))]
             ) { row in
                 let findingID = row.int64(0), pageID = row.int64(1)
-                let ruleID = row.string(2), outcome = row.string(3), impact = row.string(4), owner = row.optionalString(5)
-                let pageType = row.string(9)
-                let component = row.optionalString(7).flatMap { siteWide.contains($0) ? $0 : nil }
-                let issueKey = component.map { StableHasher.hex(of: "component", ruleID, outcome, $0, row.string(8)) }
-                    ?? StableHasher.hex(of: "page", ruleID, outcome, pageType, row.string(6))
+                let ruleID = texts[row.string(2)], outcome = texts[row.string(3)], impact = texts[row.string(4)]
+                let owner = row.optionalString(5).map { texts[$0] }
+                let pageType = texts[row.string(9)]
+                let component = row.optionalString(7).flatMap { siteWide.contains($0) ? texts[$0] : nil }
+                let issueKey = component.map { StableHasher.value(of: ["component", ruleID, outcome, $0, row.string(8)]) }
+                    ?? StableHasher.value(of: ["page", ruleID, outcome, pageType, row.string(6)])
                 keyed.append(Keyed(findingID: findingID, issueKey: issueKey))
                 let rank = Self.impactRanks[impact] ?? 0
                 if var summary = issues[issueKey] {
@@ -237,7 +256,7 @@ private struct Pass {
                 }
             }
             for finding in keyed {
-                let issueID = try issueIDs[finding.issueKey] ?? RunStore.issueKeyID(finding.issueKey, in: database)
+                let issueID = try issueIDs[finding.issueKey] ?? RunStore.issueKeyID(StableHasher.hex(finding.issueKey), in: database)
                 issueIDs[finding.issueKey] = issueID
                 try database.run("UPDATE findings SET issue_id = ? WHERE id = ?", [.integer(issueID), .integer(finding.findingID)])
             }
@@ -246,7 +265,7 @@ private struct Pass {
         try insertIssues(run, issues: issues, ids: issueIDs)
     }
 
-    private func insertIssues(_ run: RunID, issues: [String: IssueSummary], ids: [String: Int64]) throws {
+    private func insertIssues(_ run: RunID, issues: [UInt64: IssueSummary], ids: [UInt64: Int64]) throws {
         try insertTotals(run, issues: issues.values)
         for (key, issue) in issues {
             try database.run(
@@ -255,7 +274,7 @@ private struct Pass {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .integer(run.rawValue), .integer(ids[key] ?? RunStore.issueKeyID(key, in: database)), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
+                    .integer(run.rawValue), .integer(ids[key] ?? RunStore.issueKeyID(StableHasher.hex(key), in: database)), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
                     SQLiteValue(issue.owner), SQLiteValue(issue.pageType), SQLiteValue(issue.componentKey),
                     .integer(Int64(issue.pages)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
                 ]
@@ -266,7 +285,7 @@ private struct Pass {
     /// Issues, instances and findings per run by one dimension: `outcome` over all issues; for
     /// violations, `impact`, `rule`, `owner` ("" for first party), `page_type` (outside
     /// components) and `component`.
-    private func insertTotals(_ run: RunID, issues: Dictionary<String, IssueSummary>.Values) throws {
+    private func insertTotals(_ run: RunID, issues: Dictionary<UInt64, IssueSummary>.Values) throws {
         struct Group: Hashable { let dimension: String; let name: String }
         var totals: [Group: (issues: Int, instances: Int, findings: Int)] = [:]
         func add(_ dimension: String, _ name: String, _ issue: IssueSummary) {

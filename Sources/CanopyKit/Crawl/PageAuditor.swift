@@ -70,8 +70,11 @@ public struct PageAuditor: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         var processed = largePages.oneAtATime(ifSized: page.response.body.count) {
-            let document = parser.parse(bytes: page.response.body, contentType: page.response.contentType, url: page.url)
-            return process(document, url: page.url)
+            var (processed, auditDate) = processWithoutLine(parser.parse(bytes: page.response.body, contentType: page.response.contentType, url: page.url), url: page.url)
+            // The document is gone by now: on a page of megabytes, the tree and the axe line
+            // (both tens of megabytes) need not be held at once.
+            if let auditDate { appendAxeLine(to: &processed, url: page.url, date: auditDate) }
+            return processed
         }
         let (seconds, attoseconds) = (clock.now - start).components
         processed.result.seconds = Double(seconds) + Double(attoseconds) / 1e18
@@ -79,13 +82,29 @@ public struct PageAuditor: Sendable {
     }
 
     func process(_ document: Document, url: String) -> ProcessedPage<PageAudit> {
+        var (processed, auditDate) = processWithoutLine(document, url: url)
+        if let auditDate { appendAxeLine(to: &processed, url: url, date: auditDate) }
+        return processed
+    }
+
+    /// The page processed but for its axe line, and when it was audited (nil when it was not).
+    /// Each stage lets go of what the next does not need: the audit's nodes, target selectors and
+    /// fingerprints before the links are extracted. On a page of megabytes with thousands of
+    /// findings each of these is tens of megabytes.
+    private func processWithoutLine(_ document: Document, url: String) -> (ProcessedPage<PageAudit>, Date?) {
         if let notAudited = audit.notAudited(document) {
             // The shell's findings would describe the shell, not the page a browser builds.
             var page = PageAudit(title: document.title)
             page.notAudited = notAudited
             let (links, canonical) = links(of: document, url: url)
-            return ProcessedPage(links: links, canonicalURL: canonical, result: page)
+            return (ProcessedPage(links: links, canonicalURL: canonical, result: page), nil)
         }
+        let (page, auditDate) = audited(document, url: url)
+        let (links, canonical) = links(of: document, url: url)
+        return (ProcessedPage(links: links, canonicalURL: canonical, result: page), auditDate)
+    }
+
+    private func audited(_ document: Document, url: String) -> (PageAudit, Date) {
         let scope = AuditScope(exclude: audit.exclusions(forURL: url))
         let result = auditor.audit(document, styles: styles, scope: scope, ruleExclusions: audit.ruleExclusions, frames: audit.auditsFrames ? frames : nil)
         var page = PageAudit(title: document.title)
@@ -96,15 +115,16 @@ public struct PageAuditor: Sendable {
         page.stylesheetURLs = result.stylesheetURLs + result.frameURLs.map { Self.frameMark + $0 }
         page.frames = result.frames
         page.stylesheetDigest = resourceDigest(of: page.stylesheetURLs)
-        let (links, canonical) = links(of: document, url: url)
-        var processed = ProcessedPage(links: links, canonicalURL: canonical, result: page)
-        // Passing rules are listed without nodes: describing a passing node costs a unique
-        // selector, and the line is about what needs fixing.
+        return (page, result.date)
+    }
+
+    /// Passing rules are listed without nodes: describing a passing node costs a unique
+    /// selector, and the line is about what needs fixing.
+    private func appendAxeLine(to processed: inout ProcessedPage<PageAudit>, url: String, date: Date) {
         lineWriter.appendLine(
-            url: url, timestamp: AxeTimestamp.string(result.date), findings: page.findings.map(\.finding),
-            passingRules: Set(page.passCounts.keys), to: &processed.result.axeJSONLine
+            url: url, timestamp: AxeTimestamp.string(date), findings: processed.result.findings.map(\.finding),
+            passingRules: Set(processed.result.passCounts.keys), to: &processed.result.axeJSONLine
         )
-        return processed
     }
 
     /// The links the crawl may follow from the page, and its canonical URL.
@@ -175,8 +195,26 @@ enum FreedMemory {
         _ = mallocTrim?(0)
     }
 
+    /// Blocks of a megabyte or more (a large page's tree, its links, its axe line) are mapped
+    /// on their own and unmapped when freed, whatever was freed before. glibc raises this
+    /// threshold each time such a block is freed, up to 32 MB, after which they come from the
+    /// arenas and stay there: a whole javadoc crawl peaked 10-20 MB higher (169-173 MB against
+    /// 152 MB, three runs, `MALLOC_MMAP_THRESHOLD_` set to the same value), in the same time.
+    /// Set once for the process by the commands that crawl.
+    static func mapLargeBlocksApart() {
+        _ = mallopt?(mmapThreshold, 1 << 20)
+    }
+
+    /// glibc's `M_MMAP_THRESHOLD`.
+    private static let mmapThreshold: Int32 = -3
+
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+
+    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "mallopt") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
     }()
 }

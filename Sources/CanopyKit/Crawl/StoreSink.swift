@@ -13,22 +13,29 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
     private let store: RunStore
     public let run: RunID
     private let batchSize: Int
+    /// A batch is written early once its pages hold this many findings: a site's index pages
+    /// have thousands each, and a batch of them held every one until the 200th page came.
+    private let batchFindings: Int
     private var pending: [PageRecord] = []
+    private var pendingFindings = 0
     /// Pages handed over so far: one for every URL the crawl took in, audited or not.
     public private(set) var pagesReceived = 0
     /// The first write error; the crawl goes on and the caller reports it at the end.
     public private(set) var writeError: (any Error)?
 
-    public init(store: RunStore, run: RunID, batchSize: Int = 200) {
+    public init(store: RunStore, run: RunID, batchSize: Int = 200, batchFindings: Int = 10_000) {
         self.store = store
         self.run = run
         self.batchSize = max(1, batchSize)
+        self.batchFindings = max(1, batchFindings)
     }
 
     public func record(_ page: AuditedPage) {
         pagesReceived += 1
-        pending.append(PageRecord(page))
-        if pending.count >= batchSize { flush() }
+        let record = PageRecord(page)
+        pendingFindings += record.findings.count
+        pending.append(record)
+        if pending.count >= batchSize || pendingFindings >= batchFindings { flush() }
     }
 
     /// Writes whatever is waiting.
@@ -40,6 +47,7 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
             if writeError == nil { writeError = error }
         }
         pending.removeAll(keepingCapacity: true)
+        pendingFindings = 0
     }
 }
 

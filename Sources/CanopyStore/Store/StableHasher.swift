@@ -63,8 +63,13 @@ public struct StableHasher: Sendable {
 
     /// The hash of a list of fields, as hex.
     public static func hex(of fields: String...) -> String {
+        hex(value(of: fields))
+    }
+
+    /// The hash of a list of fields (`hex(of:)` before it is written out).
+    public static func value(of fields: [String]) -> UInt64 {
         var hasher = StableHasher()
         for field in fields { hasher.combine(field) }
-        return hasher.hex
+        return hasher.value
     }
 }

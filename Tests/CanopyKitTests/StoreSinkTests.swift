@@ -1,0 +1,44 @@
+import CanopyCrawl
+import CanopyHistory
+import CanopyHTML
+@testable import CanopyKit
+import CanopyRules
+import CanopyStore
+import Foundation
+import Testing
+
+@Suite("Store sink")
+struct StoreSinkTests {
+    /// A page audited as a crawl audits it, with as many image-alt violations as `images`.
+    static func page(_ number: Int, images: Int) throws -> AuditedPage {
+        let url = "https://shop.example/p\(number)"
+        let html = "<!doctype html><html lang=en><title>p</title><body><main>" + String(repeating: "<img src=a.png>", count: images) + "</main></body></html>"
+        let plan = CrawlPlan(startURLs: [try URLNormalizer().normalize("https://shop.example/")])
+        let processed = PageAuditor(crawl: plan, audit: AuditPlan(rules: RuleSet.standard().rules)).process(HTMLParser().parse(html: html, url: url), url: url)
+        var page = AuditedPage(url: url, depth: 1, attempts: 1)
+        page.statusCode = 200
+        page.result = processed.result
+        return page
+    }
+
+    @Test("a batch is written once its pages hold enough findings, before it has enough pages")
+    func batchesAreBoundedByFindings() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("canopy-store-sink-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try RunStore(path: folder.appendingPathComponent("canopy.sqlite").path)
+        let run = try store.begin(RunStart(
+            configHash: "c", ruleSetName: "default", ruleIDs: [], ruleSetHash: "h", canopyVersion: "t", startURLs: ["https://shop.example/"]
+        ))
+        let sink = StoreSink(store: store, run: run, batchSize: 200, batchFindings: 10)
+        let first = try Self.page(1, images: 6)
+        #expect((first.result?.findings.count ?? 0) >= 6)
+        sink.record(first)
+        #expect(try store.pages(run: run).isEmpty)
+        sink.record(try Self.page(2, images: 6))
+        #expect(try store.pages(run: run).count == 2, "12 findings or more: written before the 200th page")
+        sink.record(try Self.page(3, images: 1))
+        #expect(try store.pages(run: run).count == 2)
+        sink.flush()
+        #expect(try store.pages(run: run).count == 3)
+    }
+}
