@@ -83,7 +83,7 @@ extension NodeStorage {
     /// and the id list is rebuilt in document order. Nodes not reachable from the document node
     /// are dropped.
     func inDocumentOrder() -> NodeStorage {
-        let result = NodeStorage(estimatedNodes: count)
+        let result = NodeStorage(nodeCount: count, attributeCount: attributeNames.count)
         result.textBytes = textBytes
         result.append(kind: .document, parent: -1)
         // (old node, new parent) pairs; children are pushed in reverse so they pop in order.

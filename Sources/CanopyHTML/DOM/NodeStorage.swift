@@ -64,11 +64,35 @@ final class NodeStorage: @unchecked Sendable {
 
     init() {}
 
-    init(estimatedNodes: Int) {
-        nodes.reserveCapacity(estimatedNodes)
-        names.reserveCapacity(estimatedNodes)
-        nameKeys.reserveCapacity(estimatedNodes)
-        attributeStart.reserveCapacity(estimatedNodes + 1)
+    /// Storage for a copy of a tree of `nodeCount` nodes and `attributeCount` attributes.
+    init(nodeCount: Int, attributeCount: Int) {
+        nodes.reserveCapacity(nodeCount)
+        names.reserveCapacity(nodeCount)
+        nameKeys.reserveCapacity(nodeCount)
+        attributeStart.reserveCapacity(nodeCount + 1)
+        attributeNames.reserveCapacity(attributeCount)
+        attributeNameKeys.reserveCapacity(attributeCount)
+        attributeValueStart.reserveCapacity(attributeCount)
+        attributeValueLength.reserveCapacity(attributeCount)
+    }
+
+    /// Storage sized for a page of `inputBytes` bytes of UTF-8, from what javadoc's pages hold
+    /// (java.lang: a node per 20.5 bytes, at most one per 17.6; an attribute per 70 bytes; text
+    /// and attribute values two thirds of the bytes), a little over: arrays that outgrow their
+    /// capacity are copied whole, twice or three times on a typical page. Capacity never
+    /// written takes no memory: large arrays are mapped pages the system fills when touched.
+    init(reservingFor inputBytes: Int) {
+        let nodeCount = inputBytes / 16 + 16
+        nodes.reserveCapacity(nodeCount)
+        names.reserveCapacity(nodeCount)
+        nameKeys.reserveCapacity(nodeCount)
+        attributeStart.reserveCapacity(nodeCount + 1)
+        let attributeCount = inputBytes / 48 + 16
+        attributeNames.reserveCapacity(attributeCount)
+        attributeNameKeys.reserveCapacity(attributeCount)
+        attributeValueStart.reserveCapacity(attributeCount)
+        attributeValueLength.reserveCapacity(attributeCount)
+        textBytes.reserveCapacity(inputBytes * 3 / 4 + 64)
     }
 
     /// Appends a node as the last child of `parentNode` (or as the document node when -1).

@@ -6,9 +6,7 @@ enum LibXML2Events {
     /// `foreignRoot`: the name of an SVG or XML document's own root element, which then stays
     /// the root instead of being wrapped in the `<html>` and `<body>` an HTML parser implies.
     static func buildTree(from utf8: [UInt8], foreignRoot: String? = nil) -> NodeStorage {
-        // Pages average one node per 40-60 bytes; growing past the estimate is cheap, since no
-        // libxml2 tree is alive beside these arrays.
-        let builder = SAXTreeBuilder(estimatedNodes: utf8.count / 48 + 16)
+        let builder = SAXTreeBuilder(inputBytes: utf8.count)
         if !utf8.isEmpty { run(builder, over: utf8) }
         return finish(builder, foreignRoot: foreignRoot)
     }

@@ -57,8 +57,8 @@ final class SAXTreeBuilder {
         let flags: TagFlags
     }
 
-    init(estimatedNodes: Int) {
-        storage = NodeStorage(estimatedNodes: estimatedNodes)
+    init(inputBytes: Int) {
+        storage = NodeStorage(reservingFor: inputBytes)
         storage.append(kind: .document, parent: -1)
     }
 
