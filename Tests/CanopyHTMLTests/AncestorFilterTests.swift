@@ -29,6 +29,16 @@ struct AncestorFilterTests {
         }
     }
 
+    @Test("made on demand, an element's filter is the one the pass over the page makes, asked in any order")
+    func onDemandAgreesWithThePass() {
+        let document = HTMLParser().parse(html: Self.page)
+        let filters = AncestorFilter.filters(for: document)
+        for order in [Array(document.elements), Array(document.elements).reversed(), Array(document.elements).shuffled()] {
+            let onDemand = AncestorFilter.OnDemand(document: document)
+            for element in order { #expect(onDemand.filter(of: element) == filters[element.position], "\(element)") }
+        }
+    }
+
     @Test("rejects a selector whose ancestor class, id or element is absent")
     func rejectsMissingAncestors() throws {
         let document = HTMLParser().parse(html: Self.page)

@@ -60,6 +60,53 @@ public struct AncestorFilter: Sendable, Hashable {
         return filters
     }
 
+    /// Each element's filter of its ancestors made when first asked, from its parent's: the
+    /// cascade asks for the elements that are candidates of a rule reading surroundings, a few in
+    /// a hundred, and filtering every element of every page up front cost more than they did.
+    /// Not thread-safe: one per cascade.
+    public final class OnDemand {
+        private let document: Document
+        private var filters: [AncestorFilter] = []
+        /// Whether `filters[position]` is made.
+        private var made: [Bool] = []
+        private var own: [AncestorFilter?] = []
+
+        public init(document: Document) {
+            self.document = document
+        }
+
+        /// The filter of `element`'s ancestors, as `filters(for:)` gives it.
+        public func filter(of element: Element) -> AncestorFilter {
+            if made.isEmpty {
+                let count = document.elementCount
+                filters = Array(repeating: AncestorFilter(), count: count)
+                made = Array(repeating: false, count: count)
+                own = Array(repeating: nil, count: count)
+            }
+            let position = element.position
+            if made[position] { return filters[position] }
+            // Up to the first ancestor made (or the root), then down, without recursion: pages nest deep.
+            var chain = [element]
+            var current = element
+            while let parent = current.parent, !made[parent.position] {
+                chain.append(parent)
+                current = parent
+            }
+            for member in chain.reversed() {
+                var filter = AncestorFilter()
+                if let parent = member.parent {
+                    let parentPosition = parent.position
+                    if own[parentPosition] == nil { own[parentPosition] = features(of: parent) }
+                    filter = filters[parentPosition]
+                    filter.formUnion(own[parentPosition]!)
+                }
+                filters[member.position] = filter
+                made[member.position] = true
+            }
+            return filters[position]
+        }
+    }
+
     /// What a selector needs of the subject's ancestors: the names, ids and classes of the
     /// compounds joined to the subject by descendant and child combinators (up to the first
     /// sibling combinator, past which compounds are not ancestors of the subject).

@@ -30,7 +30,7 @@ public final class ComputedStyles {
     private var scratch: [Int32] = []
     /// Each element's ancestor filter, built on the first match: it rejects most rules with
     /// descendant combinators without a walk up the tree.
-    private lazy var ancestorFilters = AncestorFilter.filters(for: document)
+    private lazy var ancestorFilters = AncestorFilter.OnDemand(document: document)
 
     typealias MatchedBlock = StyleNodeTable.MatchedBlock
 
@@ -241,9 +241,12 @@ public final class ComputedStyles {
         guard !buckets.isEmpty else { return }
         scratch.removeAll(keepingCapacity: true)
         buckets.candidates(for: element, into: &scratch)
+        // Most elements are candidates for none of the rules that read surroundings, which every
+        // element is matched against: the page's ancestor filters are made only for one that is.
+        guard !scratch.isEmpty else { return }
         var previous: Int32 = -1
         if scratch.count > 1 { scratch.sort() }
-        let ancestors = ancestorFilters[element.position]
+        let ancestors = ancestorFilters.filter(of: element)
         for ruleIndex in scratch where ruleIndex != previous {
             previous = ruleIndex
             guard ancestors.mayContain(index.ancestorRequirements[Int(ruleIndex)]), index.rules[Int(ruleIndex)].selector.matches(element)
