@@ -1,4 +1,5 @@
 @testable import CanopyHTML
+import Foundation
 import Testing
 
 /// The byte comparison of attribute values (what the cascade and the matcher run) against the
@@ -41,5 +42,12 @@ struct AttributeBytesTests {
         }
         for absent in ["b", "A", "abc", "nav ", "cafe", "e\u{301}"] { #expect(table.value(for: absent) == nil) }
         #expect(ByteStringTable().value(for: "a") == nil)
+    }
+
+    @Test func asciiCaseInsensitiveSearchFindsWhatFoundationFinds() {
+        for text in ["", "v", "var(", "VAR(--x)", "a vAr( b", "va r(", "avar", "@IMPORT url(x)", "@impor", "x@import", "ſvar(", "vаr("] {
+            #expect(text.containsASCIICaseInsensitive("var(") == (text.range(of: "var(", options: .caseInsensitive) != nil), "\(text)")
+            #expect(text.containsASCIICaseInsensitive("@import") == (text.range(of: "@import", options: .caseInsensitive) != nil), "\(text)")
+        }
     }
 }

@@ -158,6 +158,15 @@ struct PageCheckTests {
         #expect(PageSource(argument: "https://example.com/") == .url("https://example.com/"))
         #expect(PageSource(argument: "file:///etc/passwd") == .url("file:///etc/passwd"))
         #expect(PageSource(argument: "pages/index.html") == .file("pages/index.html"))
+        // Read on bytes as `^[A-Za-z][A-Za-z0-9+.-]*://` reads them.
+        let arguments = [
+            "http://a", "HTTPS://a", "svn+ssh://x", "a.b-c://x", "x1://y", "1x://y", "://x", "a://", "a:/x", "a:x//", "ab c://x",
+            "é://x", "a_b://x", "C:\\pages\\x.html", "./http://x", "", "h", "h:", "h:/", "h://",
+        ]
+        for argument in arguments {
+            let definition = argument.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil
+            #expect(PageSource(argument: argument) == (definition ? .url(argument) : .file(argument)), "\(argument)")
+        }
     }
 
     @Test func nonHTTPSchemesAreRefused() {

@@ -63,7 +63,7 @@ public final class StyleEnvironment: @unchecked Sendable {
         }
         let importsFromStyleElement = references.contains { reference in
             guard case .embedded(let text) = reference.source else { return false }
-            return text.range(of: "@import", options: .caseInsensitive) != nil
+            return text.containsASCIICaseInsensitive("@import")
         }
         let key = IndexKey(references: references, importBase: importsFromStyleElement ? base : nil)
         lock.lock()

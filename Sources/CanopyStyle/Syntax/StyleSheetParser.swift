@@ -435,7 +435,7 @@ struct StyleSheetParser {
     }
 
     static func containsVariable(_ value: String) -> Bool {
-        value.utf8.count > 4 && value.range(of: "var(", options: .caseInsensitive) != nil
+        value.utf8.count > 4 && value.containsASCIICaseInsensitive("var(")
     }
 
     // MARK: Skipping
