@@ -36,37 +36,66 @@ struct WorkerPoolTests {
         pool.wait()
     }
 
+    /// Holds workers until opened, so that a test sees how much the queue takes meanwhile.
+    final class Gate: @unchecked Sendable {
+        // @unchecked: `isOpen` is only touched while holding `condition`.
+        private let condition = NSCondition()
+        private var isOpen = false
+
+        func pass() {
+            condition.lock()
+            while !isOpen { condition.wait() }
+            condition.unlock()
+        }
+
+        func open() {
+            condition.lock()
+            isOpen = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// How many of `items` a producer thread got into `pool`: submitted one after another, each
+    /// counted once `submit` returned.
+    final class Producer<Item: Sendable>: Sendable {
+        private let submitted = Mutex(0)
+
+        init(_ items: [Item], into pool: WorkerPool<Item>) {
+            Thread { [self] in
+                for item in items {
+                    pool.submit(item)
+                    submitted.withLock { $0 += 1 }
+                }
+            }.start()
+        }
+
+        var count: Int { submitted.withLock { $0 } }
+
+        /// Waits (up to 10 s) until `count` reaches `expected`, then a moment more for any
+        /// further submit that was going to return.
+        func settle(at expected: Int) -> Int {
+            let deadline = Date().addingTimeInterval(10)
+            while count < expected, Date() < deadline { usleep(1_000) }
+            usleep(100_000)
+            return count
+        }
+    }
+
     @Test("submit waits while the queue is full")
     func boundedQueue() {
-        let gate = NSCondition()
-        let open = Mutex(false)
+        let gate = Gate()
         let started = Mutex(0)
         let pool = WorkerPool<Int>(workers: 1, capacity: 2, name: "test-bounded") { _ in
             started.withLock { $0 += 1 }
-            gate.lock()
-            while !open.withLock({ $0 }) { gate.wait() }
-            gate.unlock()
+            gate.pass()
         }
-        let submitted = Mutex(0)
-        let producer = Thread {
-            for number in 0..<10 {
-                pool.submit(number)
-                submitted.withLock { $0 += 1 }
-            }
-        }
-        producer.start()
+        let producer = Producer(Array(0..<10), into: pool)
         // One item taken by the blocked worker, two queued, the fourth submit waiting: three go
         // through, and no more however long the producer is left alone.
-        var deadline = Date().addingTimeInterval(10)
-        while submitted.withLock({ $0 }) < 3, Date() < deadline { usleep(1_000) }
-        usleep(100_000)
-        #expect(submitted.withLock { $0 } == 3)
-        gate.lock()
-        open.withLock { $0 = true }
-        gate.broadcast()
-        gate.unlock()
-        deadline = Date().addingTimeInterval(10)
-        while submitted.withLock({ $0 }) < 10, Date() < deadline { usleep(1_000) }
+        #expect(producer.settle(at: 3) == 3)
+        gate.open()
+        #expect(producer.settle(at: 10) == 10)
         pool.close()
         pool.wait()
         #expect(started.withLock { $0 } == 10)
@@ -74,36 +103,16 @@ struct WorkerPoolTests {
 
     @Test("submit waits while the queued items outweigh the limit, and always lets one in")
     func weightBoundedQueue() {
-        let gate = NSCondition()
-        let open = Mutex(false)
+        let gate = Gate()
         // Items are their own weight: a worker held at the gate takes the first, then the queue
         // (capacity 8, weight 10) holds 4 + 5 = 9; 9 + 3 is over, so that submit waits.
-        let pool = WorkerPool<Int>(workers: 1, capacity: 8, weight: { $0 }, maximumWeight: 10, name: "test-weighted") { _ in
-            gate.lock()
-            while !open.withLock({ $0 }) { gate.wait() }
-            gate.unlock()
-        }
+        let pool = WorkerPool<Int>(workers: 1, capacity: 8, weight: { $0 }, maximumWeight: 10, name: "test-weighted") { _ in gate.pass() }
         let weights = [1, 4, 5, 3, 50, 2]
-        let submitted = Mutex(0)
-        let producer = Thread {
-            for weight in weights {
-                pool.submit(weight)
-                submitted.withLock { $0 += 1 }
-            }
-        }
-        producer.start()
-        var deadline = Date().addingTimeInterval(10)
-        while submitted.withLock({ $0 }) < 3, Date() < deadline { usleep(1_000) }
-        usleep(100_000)
-        #expect(submitted.withLock { $0 } == 3)
-        gate.lock()
-        open.withLock { $0 = true }
-        gate.broadcast()
-        gate.unlock()
+        let producer = Producer(weights, into: pool)
+        #expect(producer.settle(at: 3) == 3)
+        gate.open()
         // The item of 50, over the limit alone, goes in once the queue is empty.
-        deadline = Date().addingTimeInterval(10)
-        while submitted.withLock({ $0 }) < weights.count, Date() < deadline { usleep(1_000) }
-        #expect(submitted.withLock { $0 } == weights.count)
+        #expect(producer.settle(at: weights.count) == weights.count)
         pool.close()
         pool.wait()
     }

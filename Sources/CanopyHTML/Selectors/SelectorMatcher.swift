@@ -119,12 +119,7 @@ enum SelectorMatcher {
     /// letters only.
     static func attributeBytes(_ actual: ArraySlice<UInt8>, match condition: AttributeValueTest, onHTMLElement isHTML: Bool) -> Bool {
         guard let operation = condition.operation else { return true }
-        let ignoresCase: Bool
-        switch condition.caseFlag {
-        case .insensitive: ignoresCase = true
-        case .sensitive: ignoresCase = false
-        case .documentDefault: ignoresCase = isHTML && condition.isHTMLCaseInsensitiveName
-        }
+        let ignoresCase = condition.ignoresCase(onHTMLElement: isHTML)
         let wanted = ignoresCase ? condition.valueLowercasedBytes : condition.valueBytes
         @inline(__always) func folded(_ byte: UInt8) -> UInt8 { ignoresCase ? byte.asciiLowercased : byte }
         /// Whether `wanted` occurs in `actual` at `start`.
@@ -175,12 +170,7 @@ enum SelectorMatcher {
     /// The former string comparison, kept to hold the byte version to it in tests.
     static func attributeValueByCharacters(_ value: String, matches condition: AttributeCondition, onHTMLElement isHTML: Bool) -> Bool {
         guard let operation = condition.operation else { return true }
-        let ignoresCase: Bool
-        switch condition.caseFlag {
-        case .insensitive: ignoresCase = true
-        case .sensitive: ignoresCase = false
-        case .documentDefault: ignoresCase = isHTML && condition.isHTMLCaseInsensitiveName
-        }
+        let ignoresCase = condition.test.ignoresCase(onHTMLElement: isHTML)
         let wanted = ignoresCase ? condition.valueLowercased : condition.value
         let actual = ignoresCase ? CSSSyntax.asciiLowercased(value) : value
         switch operation {

@@ -154,6 +154,16 @@ final class AttributeValueTest: Sendable, Hashable {
         self.valueLowercasedBytes = valueLowercasedBytes
     }
 
+    /// Whether values are compared with ASCII letters folded: the `i` flag, or HTML's list of
+    /// case-insensitive attributes on HTML elements when there is no flag.
+    func ignoresCase(onHTMLElement isHTML: Bool) -> Bool {
+        switch caseFlag {
+        case .insensitive: true
+        case .sensitive: false
+        case .documentDefault: isHTML && isHTMLCaseInsensitiveName
+        }
+    }
+
     // Made from the condition's other fields: they decide equality.
     static func == (lhs: AttributeValueTest, rhs: AttributeValueTest) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
