@@ -126,7 +126,7 @@ struct SignInPartsTests {
         #expect(shown("<form method=post action=/session?next=/x><input type=password name=p></form>"))
         #expect(!shown("<form method=post action=/account/password><input type=password name=p></form>"), "a change-password form is not it")
         #expect(!shown("<form action=/session><input name=q></form>"))
-        #expect(SignInSession.containsIgnoringASCIICase(Array("<INPUT TYPE=PassWord>".utf8), "password"))
-        #expect(!SignInSession.containsIgnoringASCIICase(Array("<input type=text>".utf8), "password"))
+        #expect(Array("<INPUT TYPE=PassWord>".utf8).containsASCIICaseInsensitive("password"))
+        #expect(!Array("<input type=text>".utf8).containsASCIICaseInsensitive("password"))
     }
 }

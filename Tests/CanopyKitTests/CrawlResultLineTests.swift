@@ -101,7 +101,15 @@ struct CrawlResultLineTests {
             var written: [UInt8] = []
             CrawlResultLine.write(page) { written.append(contentsOf: $0) }
             #expect(written == CrawlResultLine.line(for: page) + [0x0A])
+            // One line: a single line feed, at the end, after one JSON object with its crawl record.
+            #expect(written.firstIndex(of: 0x0A) == written.count - 1)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(written.dropLast())) as? [String: Any])
+            #expect((object["crawl"] as? [String: Any])?["requestedURL"] as? String == page.url)
         }
+        // The audited page's line is its axe object with the crawl record put in.
+        var written: [UInt8] = []
+        CrawlResultLine.write(audited) { written.append(contentsOf: $0) }
+        #expect(written.starts(with: processed.result.axeJSONLine.dropLast()))
         #expect(!processed.result.axeJSONLine.isEmpty)
     }
 }

@@ -295,8 +295,8 @@ public final class SignInSession: @unchecked Sendable {
         if response.status == 401 || response.status == 403 { return .status(response.status) }
         guard (200..<300).contains(response.status), ContentTypes.isHTML(response.contentType, body: response.body) else { return nil }
         // Most pages cannot hold the form at all; only those that might are parsed.
-        let marker = state.withLock { formHasPassword } ? "password" : "<form"
-        guard Self.containsIgnoringASCIICase(response.body, marker) else { return nil }
+        let marker: StaticString = state.withLock { formHasPassword } ? "password" : "<form"
+        guard response.body.containsASCIICaseInsensitive(marker) else { return nil }
         let document = parser.parse(bytes: response.body, contentType: response.contentType, url: url.string)
         return showsForm(document, at: url) ? .formShown : nil
     }
@@ -308,23 +308,5 @@ public final class SignInSession: @unchecked Sendable {
     /// Same origin and path: the sign-in page with any query (`?next=/orders`) is still it.
     static func samePage(_ lhs: CrawlURL, _ rhs: CrawlURL) -> Bool {
         lhs.origin == rhs.origin && lhs.path == rhs.path
-    }
-
-    static func containsIgnoringASCIICase(_ bytes: [UInt8], _ needle: String) -> Bool {
-        let pattern = Array(needle.utf8)
-        guard let first = pattern.first, bytes.count >= pattern.count else { return false }
-        var index = 0
-        let last = bytes.count - pattern.count
-        while index <= last {
-            if bytes[index] | 0x20 == first {
-                var offset = 1
-                while offset < pattern.count, bytes[index + offset] | 0x20 == pattern[offset] | 0x20 || bytes[index + offset] == pattern[offset] {
-                    offset += 1
-                }
-                if offset == pattern.count { return true }
-            }
-            index += 1
-        }
-        return false
     }
 }

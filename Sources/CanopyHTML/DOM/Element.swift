@@ -102,14 +102,9 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// for lookups in tables keyed by bytes (`ByteStringTable`), with no string per name.
     public func forEachClassNameBytes(_ body: (ArraySlice<UInt8>) -> Void) {
         guard let value = attributeBytes("class") else { return }
-        var nameStart = value.startIndex
-        var cursor = nameStart
-        while cursor <= value.endIndex {
-            if cursor == value.endIndex || SelectorMatcher.isASCIIWhitespace(value[cursor]) {
-                if nameStart != cursor { body(value[nameStart..<cursor]) }
-                nameStart = cursor + 1
-            }
-            cursor += 1
+        SelectorMatcher.forEachWord(in: value) { name in
+            body(name)
+            return true
         }
     }
 

@@ -158,9 +158,7 @@ extension Element {
             output.append(UInt8(ascii: " "))
             guard Self.appendASCIIName(storage.attributeNames[index], to: &output) else { return false }
             output.append(contentsOf: "=\"".utf8)
-            let start = Int(storage.attributeValueStart[index])
-            let value = storage.textBytes[start..<start + Int(storage.attributeValueLength[index])]
-            guard appendASCIIAttributeValue(value, to: &output) else { return false }
+            guard appendASCIIAttributeValue(storage.attributeBytes(at: index), to: &output) else { return false }
             output.append(UInt8(ascii: "\""))
         }
         output.append(UInt8(ascii: ">"))

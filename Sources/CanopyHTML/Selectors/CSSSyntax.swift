@@ -239,24 +239,34 @@ struct CSSScanner {
     }
 }
 
-extension String {
-    /// Whether `needle`, which must be lowercase ASCII, occurs in the text with ASCII letters
-    /// compared without case: what CSS means by a case-insensitive keyword, found on bytes
-    /// (Foundation's `.caseInsensitive` search folds all of Unicode, and took a tenth of
-    /// `canopy check` parsing one stylesheet).
-    public func containsASCIICaseInsensitive(_ needle: StaticString) -> Bool {
-        needle.withUTF8Buffer { wanted in
-            var text = self
-            return text.withUTF8 { bytes in
-                guard wanted.count > 0, bytes.count >= wanted.count else { return wanted.count == 0 }
-                for start in 0...(bytes.count - wanted.count) where bytes[start].asciiLowercased == wanted[0] {
-                    var offset = 1
-                    while offset < wanted.count, bytes[start + offset].asciiLowercased == wanted[offset] { offset += 1 }
-                    if offset == wanted.count { return true }
-                }
-                return false
-            }
+/// Whether `needle`, which must be lowercase ASCII, occurs in `bytes` with ASCII letters compared
+/// without case: what HTML and CSS mean by a case-insensitive keyword, found on bytes
+/// (Foundation's `.caseInsensitive` search folds all of Unicode, and took a tenth of
+/// `canopy check` parsing one stylesheet).
+private func containsASCIICaseInsensitive(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+    needle.withUTF8Buffer { wanted in
+        guard wanted.count > 0, bytes.count >= wanted.count else { return wanted.count == 0 }
+        for start in 0...(bytes.count - wanted.count) where bytes[start].asciiLowercased == wanted[0] {
+            var offset = 1
+            while offset < wanted.count, bytes[start + offset].asciiLowercased == wanted[offset] { offset += 1 }
+            if offset == wanted.count { return true }
         }
+        return false
+    }
+}
+
+extension String {
+    /// Whether `needle`, lowercase ASCII, occurs in the text with ASCII letters compared without case.
+    public func containsASCIICaseInsensitive(_ needle: StaticString) -> Bool {
+        var text = self
+        return text.withUTF8 { CanopyHTML.containsASCIICaseInsensitive($0, needle) }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle`, lowercase ASCII, occurs in the bytes with ASCII letters compared without case.
+    public func containsASCIICaseInsensitive(_ needle: StaticString) -> Bool {
+        withUnsafeBufferPointer { CanopyHTML.containsASCIICaseInsensitive($0, needle) }
     }
 }
 

@@ -46,8 +46,7 @@ public final class SelectorInputs: Sendable {
         let start = signature.count
         let storage = element.document.storage
         let node = element.node
-        if !idTable.isEmpty, let index = storage.attributeIndex(node: node, name: "id"),
-           let feature = idTable.value(forUTF8: storage.attributeBytes(at: index)) {
+        if !idTable.isEmpty, let id = element.attributeBytes("id"), let feature = idTable.value(forUTF8: id) {
             signature.append(feature)
         }
         if !classTable.isEmpty {

@@ -137,17 +137,12 @@ enum SelectorMatcher {
         case .includesWord:
             // A "word" with whitespace in it, or an empty one, can never be in the list.
             guard !wanted.isEmpty, !wanted.contains(where: isASCIIWhitespace) else { return false }
-            var wordStart = actual.startIndex
-            var cursor = wordStart
-            while true {
-                if cursor == actual.endIndex || isASCIIWhitespace(actual[cursor]) {
-                    let word = actual[wordStart..<cursor]
-                    if word.count == wanted.count, occurs(at: word) { return true }
-                    if cursor == actual.endIndex { return false }
-                    wordStart = actual.index(after: cursor)
-                }
-                cursor = actual.index(after: cursor)
+            var found = false
+            forEachWord(in: actual) { word in
+                found = word.count == wanted.count && occurs(at: word)
+                return !found
             }
+            return found
         case .dashPrefix:
             guard actual.count >= wanted.count, occurs(at: actual) else { return false }
             let rest = actual.dropFirst(wanted.count)
@@ -191,6 +186,17 @@ enum SelectorMatcher {
         case .substring:
             return !wanted.isEmpty && containsSubstring(actual, wanted)
         }
+    }
+
+    /// Calls `body` with each run of bytes between ASCII whitespace, as `classList` splits a
+    /// value, while `body` returns true.
+    static func forEachWord(in bytes: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Bool) {
+        var wordStart = bytes.startIndex
+        for cursor in bytes.indices where isASCIIWhitespace(bytes[cursor]) {
+            if wordStart != cursor, !body(bytes[wordStart..<cursor]) { return }
+            wordStart = cursor + 1
+        }
+        if wordStart != bytes.endIndex { _ = body(bytes[wordStart..<bytes.endIndex]) }
     }
 
     static func isASCIIWhitespace(_ byte: UInt8) -> Bool {

@@ -113,26 +113,22 @@ enum AttributeCaseFlag: Sendable, Hashable {
 
 struct AttributeCondition: Sendable, Hashable {
     let name: TypeName
-    /// nil for a presence test `[name]`.
-    let operation: AttributeOperator?
     let value: String
     let valueLowercased: String
-    let caseFlag: AttributeCaseFlag
-    /// Whether HTML elements compare this attribute's value case-insensitively when there is no flag.
-    let isHTMLCaseInsensitiveName: Bool
-    /// What comparing a value takes, in one object: the cascade tests conditions against every
+    /// How a value is compared, in one object: the cascade tests conditions against every
     /// attribute they name on every element, and a copy of the condition retained its strings.
     let test: AttributeValueTest
 
+    /// nil for a presence test `[name]`.
+    var operation: AttributeOperator? { test.operation }
+
     init(name: String, operation: AttributeOperator?, value: String, caseFlag: AttributeCaseFlag) {
         self.name = TypeName(name)
-        self.operation = operation
         self.value = value
         self.valueLowercased = CSSSyntax.asciiLowercased(value)
-        self.caseFlag = caseFlag
-        self.isHTMLCaseInsensitiveName = HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(self.name.lowercased)
         self.test = AttributeValueTest(
-            operation: operation, caseFlag: caseFlag, isHTMLCaseInsensitiveName: isHTMLCaseInsensitiveName,
+            operation: operation, caseFlag: caseFlag,
+            isHTMLCaseInsensitiveName: HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(self.name.lowercased),
             valueBytes: Array(value.utf8), valueLowercasedBytes: Array(valueLowercased.utf8)
         )
     }
@@ -142,6 +138,7 @@ struct AttributeCondition: Sendable, Hashable {
 final class AttributeValueTest: Sendable, Hashable {
     let operation: AttributeOperator?
     let caseFlag: AttributeCaseFlag
+    /// Whether HTML elements compare this attribute's value case-insensitively when there is no flag.
     let isHTMLCaseInsensitiveName: Bool
     let valueBytes: [UInt8]
     let valueLowercasedBytes: [UInt8]
@@ -164,9 +161,16 @@ final class AttributeValueTest: Sendable, Hashable {
         }
     }
 
-    // Made from the condition's other fields: they decide equality.
-    static func == (lhs: AttributeValueTest, rhs: AttributeValueTest) -> Bool { true }
-    func hash(into hasher: inout Hasher) {}
+    static func == (lhs: AttributeValueTest, rhs: AttributeValueTest) -> Bool {
+        lhs.operation == rhs.operation && lhs.caseFlag == rhs.caseFlag && lhs.isHTMLCaseInsensitiveName == rhs.isHTMLCaseInsensitiveName
+            && lhs.valueBytes == rhs.valueBytes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(operation)
+        hasher.combine(caseFlag)
+        hasher.combine(valueBytes)
+    }
 }
 
 /// An `An+B` pattern: matches 1-based indices `i` for which `i = A*n + B` with some integer `n >= 0`.

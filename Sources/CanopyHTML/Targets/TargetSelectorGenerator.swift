@@ -129,12 +129,13 @@ public struct TargetSelectorGenerator: Sendable {
         /// never holds, between them).
         struct FeatureHash {
             enum Kind: UInt8 { case id = 1, htmlTag, foreignTag, className, htmlAttribute, foreignAttribute }
-            private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+            private var hash = FNV1a()
+            var value: UInt64 { hash.value }
 
             init(_ kind: Kind) { add(kind.rawValue) }
 
             @inline(__always)
-            mutating func add(_ byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            mutating func add(_ byte: UInt8) { hash.add(byte) }
 
             func adding(_ bytes: some Sequence<UInt8>) -> FeatureHash {
                 var copy = self
@@ -283,8 +284,7 @@ public struct TargetSelectorGenerator: Sendable {
             var seenNames: [String] = []
             for index in storage.attributeRange(node: element.node) {
                 let name = storage.attributeNames[index]
-                let start = Int(storage.attributeValueStart[index])
-                let value = storage.textBytes[start..<start + Int(storage.attributeValueLength[index])]
+                let value = storage.attributeBytes(at: index)
                 if name == "id" {
                     if !value.isEmpty, !seenNames.contains("id") { hashes.append(FeatureHash(.id).adding(value).value) }
                     seenNames.append(name)
@@ -305,20 +305,11 @@ public struct TargetSelectorGenerator: Sendable {
         /// The hashes of the distinct class names in a `class` value, split on ASCII whitespace.
         private static func appendClassHashes(of value: ArraySlice<UInt8>, to hashes: inout [UInt64]) {
             let first = hashes.count
-            var start = value.startIndex
-            var index = start
-            func take(_ range: Range<Int>) {
-                let hash = FeatureHash(.className).adding(value[range]).value
+            SelectorMatcher.forEachWord(in: value) { name in
+                let hash = FeatureHash(.className).adding(name).value
                 if !hashes[first...].contains(hash) { hashes.append(hash) }
+                return true
             }
-            while index != value.endIndex {
-                if SelectorMatcher.isASCIIWhitespace(value[index]) {
-                    if start != index { take(start..<index) }
-                    start = index + 1
-                }
-                index += 1
-            }
-            if start != value.endIndex { take(start..<value.endIndex) }
         }
 
         /// `isUsableAttributeValue` on UTF-8 bytes: scalars counted by their lead bytes, control

@@ -306,10 +306,9 @@ private struct TrendQueries {
         }
     }
 
-
-    private func pages(of run: RunID) throws -> [PageDrillDown] {
+    private func pages(of run: RunID, findingsPerPage: Int? = nil) throws -> [PageDrillDown] {
         var pages: [PageDrillDown] = []
-        try forEachPage(of: run) { pages.append($0) }
+        try forEachPage(of: run, findingsPerPage: findingsPerPage) { pages.append($0) }
         return pages
     }
 
@@ -328,11 +327,7 @@ private struct TrendQueries {
     func drillDown(of run: RunID, limit: Int, findingsPerPage: Int?) throws -> (total: Int, pages: [PageDrillDown]) {
         let runValue = SQLiteValue.integer(run.rawValue)
         let total = try database.queryFirst("SELECT COUNT(*) FROM pages WHERE run_id = ?", [runValue]) { $0.int(0) } ?? 0
-        guard total > limit else {
-            var pages: [PageDrillDown] = []
-            try forEachPage(of: run, findingsPerPage: findingsPerPage) { pages.append($0) }
-            return (total, pages)
-        }
+        guard total > limit else { return (total, try pages(of: run, findingsPerPage: findingsPerPage)) }
         let pages = try database.query(
             """
             SELECT id, url, final_url, title, page_type, status_code, error, run_id, not_audited FROM (

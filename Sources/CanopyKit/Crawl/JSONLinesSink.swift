@@ -53,8 +53,8 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
     public func record(_ page: AuditedPage) {
         // Written as the page holds it, without a copy of a line that can be megabytes long.
         CrawlResultLine.write(page) { bytes in
-            handle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
-                              count: bytes.count, deallocator: .none))
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+            handle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: bytes.count, deallocator: .none))
         }
     }
 }

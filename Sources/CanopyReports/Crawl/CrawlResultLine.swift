@@ -12,41 +12,32 @@ import CanopyStore
 /// no axe part: its shell was not audited. A page an incremental crawl found unchanged has `crawl.unchanged` (how it knew) and
 /// `crawl.unchangedSince` (the run whose audit it carries); its nodes have no source lines.
 public enum CrawlResultLine {
-    /// One line, without its line feed. Written as bytes: the axe part is already JSON, and a
-    /// page's line runs to tens of kilobytes, which String surgery or JSONEncoder would copy and
-    /// walk again for every page of the crawl.
-    /// The line, and a line feed, handed to `write` in pieces: the page's axe object as the
-    /// worker wrote it, then the `crawl` member. A page with thousands of findings has a line of
-    /// megabytes, which `line(for:)` would copy.
+    /// The line and its line feed, handed to `write` in pieces: the page's axe object as the
+    /// worker wrote it, then the rest. Written as bytes: the axe part is already JSON, and a
+    /// page's line runs to tens of kilobytes (megabytes for a page with thousands of findings),
+    /// which String surgery, JSONEncoder or a copy into one buffer would walk again.
     public static func write(_ page: AuditedPage, to write: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-        guard let axe = page.result?.axeJSONLine, axe.last == UInt8(ascii: "}") else {
-            var line = Self.line(for: page)
-            line.append(0x0A)
-            return try line.withUnsafeBytes(write)
+        var tail: [UInt8]
+        if let axe = page.result?.axeJSONLine, axe.last == UInt8(ascii: "}") {
+            // The `crawl` member goes in before the axe object's closing brace.
+            try axe.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+            tail = Array(#","crawl":"#.utf8)
+            appendCrawlRecord(page, to: &tail)
+        } else {
+            tail = Array(#"{"crawl":"#.utf8)
+            appendCrawlRecord(page, to: &tail)
+            tail.append(contentsOf: #","url":"#.utf8)
+            JSONText.append(page.url, to: &tail)
         }
-        try axe.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
-        var tail: [UInt8] = Array(#","crawl":"#.utf8)
-        appendCrawlRecord(page, to: &tail)
         tail.append(contentsOf: "}\n".utf8)
         try tail.withUnsafeBytes(write)
     }
 
+    /// One line, without its line feed.
     public static func line(for page: AuditedPage) -> [UInt8] {
         var line: [UInt8] = []
-        if let axe = page.result?.axeJSONLine, axe.last == UInt8(ascii: "}") {
-            // The `crawl` member goes in before the axe object's closing brace.
-            line.reserveCapacity(axe.count + 512)
-            line.append(contentsOf: axe.dropLast())
-            line.append(contentsOf: #","crawl":"#.utf8)
-            appendCrawlRecord(page, to: &line)
-            line.append(UInt8(ascii: "}"))
-        } else {
-            line.append(contentsOf: #"{"crawl":"#.utf8)
-            appendCrawlRecord(page, to: &line)
-            line.append(contentsOf: #","url":"#.utf8)
-            JSONText.append(page.url, to: &line)
-            line.append(UInt8(ascii: "}"))
-        }
+        write(page) { line.append(contentsOf: $0) }
+        line.removeLast()
         return line
     }
 
