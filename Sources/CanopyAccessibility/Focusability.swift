@@ -17,7 +17,8 @@ enum Focusability {
     }
 
     static func hasDisabledAttribute(_ element: Element) -> Bool {
-        element.isHTML && disableable.contains(element.localName) && element.hasAttribute("disabled")
+        // The attribute first: most elements have none of it, and a set lookup hashes the name.
+        element.isHTML && element.hasAttribute("disabled") && disableable.contains(element.localName)
     }
 
     /// What a box decides for what it contains: a disabled fieldset disables it (true), a legend

@@ -72,6 +72,9 @@ struct ReportTests {
         #expect(HTMLEscaping.escape("<a href=\"x\" title='y'>&</a>") == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;")
         #expect(HTMLEscaping.escape("plain text – ünïcode") == "plain text – ünïcode")
         #expect(HTMLEscaping.escape("a\u{0}b") == "a\u{FFFD}b")
+        // Escaped on bytes: characters of several bytes around and between the escaped ones stay whole.
+        #expect(HTMLEscaping.escape("<é\u{0}😀>\"ü'&") == "&lt;é\u{FFFD}😀&gt;&quot;ü&#39;&amp;")
+        #expect(HTMLEscaping.escape("<p>é"[...].dropFirst()) == "p&gt;é")
         #expect(HTMLEscaping.linkableURL("https://shop.example/a?b=c") == "https://shop.example/a?b=c")
         #expect(HTMLEscaping.linkableURL("HTTP://shop.example/") == "HTTP://shop.example/")
         #expect(HTMLEscaping.linkableURL("javascript:alert(1)") == nil)
@@ -265,6 +268,37 @@ struct ReportTests {
             #expect(written == String(decoding: encoded, as: UTF8.self))
         }
         #expect(JSONText.string("a\r\nb") == "\"a\\r\\nb\"")
+    }
+
+    @Test("JSON strings escape as JSONEncoder does wherever the character falls among the eight bytes scanned at once")
+    func jsonTextEscapesAtEveryPosition() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let specials = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\t", " ", "\u{7F}", "é", "✓", "😀", "/"]
+        var texts: [String] = []
+        for length in 0..<20 {
+            for special in specials {
+                for position in 0...length {
+                    var characters = Array(repeating: "a", count: length)
+                    characters.insert(special, at: position)
+                    texts.append(characters.joined())
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            texts.append(String((0..<Int.random(in: 0..<40, using: &generator)).map { _ in
+                Character(Unicode.Scalar(UInt8.random(in: 0...0x7F, using: &generator)))
+            }))
+        }
+        for text in texts {
+            #expect(JSONText.string(text) == String(decoding: try encoder.encode(text), as: UTF8.self), "\(Array(text.utf8))")
+            let bytes = Array(text.utf8)
+            for start in stride(from: 0, to: bytes.count - 7, by: 1) {
+                let word = bytes[start..<start + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(JSONText.needsEscaping(word) == bytes[start..<start + 8].contains(where: JSONText.needsEscaping))
+            }
+        }
     }
 
     @Test("canopy report writes the files from a store alone, and says so when there is no store")

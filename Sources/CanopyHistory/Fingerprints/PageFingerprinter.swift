@@ -299,7 +299,10 @@ public final class PageFingerprinter {
             hasher.combine(element.attribute("role") ?? "")
             hasher.combine(element.attribute("type") ?? "")
             var previous: UInt64?
-            for child in element.children {
+            // Sibling links rather than `children`, which made an array for each element.
+            var next = element.firstElementChild
+            while let child = next {
+                next = child.nextElementSibling
                 guard let childHash = hashes[child.position - root.position], childHash != previous else { continue }
                 hasher.combine(childHash)
                 previous = childHash

@@ -266,6 +266,7 @@ private struct TrendQueries {
         }
         settle()
         let impactRank: SQL = "CASE now.impact WHEN 'critical' THEN 3 WHEN 'serious' THEN 2 WHEN 'moderate' THEN 1 ELSE 0 END"
+        var evidenceReader = RunStore.EvidenceReader()
         try database.forEachRow(
             """
             SELECT issue.issue_key, now.rule_id, now.impact, now.outcome, now.owner, now.page_type,
@@ -300,7 +301,7 @@ private struct TrendQueries {
                 isNew: previous != nil && row.int(15) == 0,
                 example: IssueExample(
                     url: row.string(9), target: row.string(10), snippet: row.string(11), message: row.string(12),
-                    evidence: try row.optionalString(13).map(RunStore.evidence(fromJSON:))
+                    evidence: try row.optionalString(13).map { try evidenceReader.evidence(fromJSON: $0) }
                 )
             ))
         }

@@ -535,6 +535,7 @@ public final class RunStore: @unchecked Sendable {
         try withDatabase { database in try database.transaction(immediate: false) {
             let runValue = SQLiteValue.integer(run.rawValue)
             let ruleIDs = try PassCounts.ruleIDs(in: database)
+            var evidenceReader = EvidenceReader()
             try database.forEachRow(
                 """
                 SELECT \(Self.pageColumns), (SELECT counts FROM pass_counts WHERE pass_counts.id = pages.pass_counts_id)
@@ -553,7 +554,9 @@ public final class RunStore: @unchecked Sendable {
                     [runValue, pageID]
                 ) { row in
                     StoredFinding(
-                        pageURL: page.url, finding: try Self.finding(row, from: 0, evidence: 10), owner: row.optionalString(6), elementSignature: row.string(7),
+                        pageURL: page.url,
+                        finding: try Self.finding(row, from: 0, evidence: 10, decodingEvidence: { try evidenceReader.evidence(fromJSON: $0) }),
+                        owner: row.optionalString(6), elementSignature: row.string(7),
                         componentKey: row.optionalString(8), issueKey: row.optionalString(9)
                     )
                 }
@@ -681,11 +684,19 @@ public final class RunStore: @unchecked Sendable {
     /// A finding from six columns (rule id, impact, outcome, target, snippet, message) starting at
     /// `column`, and its evidence from the column `evidence` when the query selects it.
     public static func finding(_ row: SQLiteRow, from column: Int32, evidence: Int32? = nil) throws -> Finding {
+        try finding(row, from: column, evidence: evidence, decodingEvidence: Self.evidence(fromJSON:))
+    }
+
+    /// `finding(_:from:evidence:)` with the evidence text read by `decodingEvidence`: an
+    /// `EvidenceReader` where many findings are read.
+    static func finding(
+        _ row: SQLiteRow, from column: Int32, evidence: Int32?, decodingEvidence: (String) throws -> [String: EvidenceValue]
+    ) throws -> Finding {
         Finding(
             ruleID: row.string(column), impact: try decode(Impact.self, row.string(column + 1)),
             outcome: try decode(FindingOutcome.self, row.string(column + 2)), target: row.string(column + 3),
             snippet: row.string(column + 4), message: row.string(column + 5),
-            evidence: try evidence.flatMap { row.optionalString($0) }.map(Self.evidence(fromJSON:)) ?? [:]
+            evidence: try evidence.flatMap { row.optionalString($0) }.map(decodingEvidence) ?? [:]
         )
     }
 
@@ -703,6 +714,25 @@ public final class RunStore: @unchecked Sendable {
             return try JSONDecoder().decode([String: EvidenceValue].self, from: Data(text.utf8))
         } catch {
             throw StoreError.corruptValue(column: "findings.evidence", value: String(text.prefix(80)))
+        }
+    }
+
+    /// Reads stored evidence texts, each distinct one decoded once: a run's findings share a handful
+    /// (10 among 56,000 on java.base), and decoding each was a tenth of the open-issue pass of the
+    /// reports (callgrind). Texts are told apart by their bytes, as they are stored.
+    public struct EvidenceReader {
+        private var decoded: [ExactText: [String: EvidenceValue]] = [:]
+
+        public init() {}
+
+        public mutating func evidence(fromJSON text: String) throws -> [String: EvidenceValue] {
+            let key = ExactText(text)
+            if let known = decoded[key] { return known }
+            let evidence = try RunStore.evidence(fromJSON: text)
+            // A site whose every finding measures something else must not fill memory with them.
+            if decoded.count >= StoredOnce.limit { decoded.removeAll(keepingCapacity: true) }
+            decoded[key] = evidence
+            return evidence
         }
     }
 

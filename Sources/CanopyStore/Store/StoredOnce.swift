@@ -157,6 +157,11 @@ final class StoredOnce {
         passCounts.removeAll()
     }
 
+    // Made once: interpolated for each finding, the text cost more than the statement cache's lookup of it.
+    private static let selectDetailsByDigest: SQL = "SELECT id, \(FindingDetail.columns) FROM finding_details WHERE digest = ?"
+    private static let insertDetail: SQL =
+        "INSERT INTO finding_details (\(FindingDetail.columns), digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
     /// The id of the finding's text in `finding_details`, written if missing.
     func detailID(of finding: FindingRecord, in database: SQLiteDatabase) throws -> Int64 {
         let detail = FindingDetail(finding, evidence: evidenceJSON(finding.evidence))
@@ -167,14 +172,11 @@ final class StoredOnce {
             // from the store file (perf on pread64: 55%). Rows sharing a digest are almost always
             // the one; the columns decide.
             var found: Int64?
-            try database.forEachRow("SELECT id, \(FindingDetail.columns) FROM finding_details WHERE digest = ?", [digest.stored]) { row in
+            try database.forEachRow(Self.selectDetailsByDigest, [digest.stored]) { row in
                 if found == nil, FindingDetail(row, from: 1) == detail { found = row.int64(0) }
             }
             if let found { return found }
-            try database.run(
-                "INSERT INTO finding_details (\(FindingDetail.columns), digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                detail.values + [digest.stored]
-            )
+            try database.run(Self.insertDetail, detail.values + [digest.stored])
             return database.lastInsertRowID
         }
     }
