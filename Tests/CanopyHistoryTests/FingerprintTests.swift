@@ -194,6 +194,19 @@ struct FingerprintTests {
         #expect(carriageReturn.withUTF8 { VolatileValues.normalizedASCIIURLReference($0, pageHost: nil) } == nil)
     }
 
+    /// Whether an id looks generated is decided in one pass; it must say what the definition says.
+    @Test func generatedIdentifiersAreFoundAsTheDefinitionFindsThem() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "0", "9", "12", "123", "-", "_", ".", ":", ":\u{301}", "\u{E9}", "ab", "(", ")", ",", "int"]
+        var samples = ["", ":", "a:", ":\u{301}", "é:\u{301}1", "ab12", "abcd12", "a1b2", "12", "x-12", "x_1.2", "getChars(int,int,char[],int)"]
+        for _ in 0..<5000 {
+            samples.append((0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for sample in samples {
+            #expect(VolatileValues.isGeneratedIdentifier(sample) == VolatileValues.isGeneratedIdentifierByDefinition(sample), "\(sample.debugDescription)")
+        }
+    }
+
     /// Whether a path segment varies is counted in one pass; it must say what the definition says.
     @Test func variableSegmentsAreFoundAsTheDefinitionFindsThem() {
         var generator = SystemRandomNumberGenerator()

@@ -216,9 +216,7 @@ enum NameKey {
         var name = name
         return name.withUTF8 { bytes in
             var key: UInt64 = 0
-            // Unchecked reads of at most seven bytes: with bounds checks this was 70 instructions a name.
-            guard let base = bytes.baseAddress else { return 0 }
-            for index in 0..<min(bytes.count, 7) { key |= UInt64(base[index]) << (8 * UInt64(index)) }
+            for index in 0..<min(bytes.count, 7) { key |= UInt64(bytes[index]) << (8 * UInt64(index)) }
             return key | (UInt64(min(bytes.count, 255)) << 56)
         }
     }
