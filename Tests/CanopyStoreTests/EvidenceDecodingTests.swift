@@ -26,6 +26,30 @@ struct EvidenceDecodingTests {
         #expect(RunStore.plainEvidence(##"{"a":"#aaa","b":4.5}"##) == ["a": .text("#aaa"), "b": .number(4.5)])
     }
 
+    @Test("a reader decodes each distinct text once and gives what decoding it alone gives, lookalike texts apart")
+    func evidenceReader() throws {
+        var reader = RunStore.EvidenceReader()
+        let texts = Self.written.compactMap(RunStore.evidenceJSON) + [#"{"colour":"caf\#u{E9}"}"#, #"{"colour":"cafe\#u{301}"}"#]
+        for text in texts + texts {
+            let read = try reader.evidence(fromJSON: text)
+            #expect(read == (try RunStore.evidence(fromJSON: text)), "\(text)")
+            if case .text(let colour)? = read["colour"] { #expect(Array(colour.utf8) == Array(Array(text.utf8)[11..<(text.utf8.count - 2)])) }
+        }
+        #expect(throws: StoreError.self) { try reader.evidence(fromJSON: "{not json") }
+    }
+
+    @Test("texts stored once are told apart by their bytes")
+    func exactText() {
+        #expect(ExactText("caf\u{E9}") != ExactText("cafe\u{301}"))
+        #expect(ExactText("caf\u{E9}") == ExactText("caf" + "\u{E9}"))
+        #expect(ExactText("") == ExactText(""))
+        #expect(ExactText("") != ExactText("a"))
+        #expect(ExactText("ab") != ExactText("abc"))
+        let long = String(repeating: "snippet <a href=\"x\">", count: 40)
+        #expect(ExactText(long) == ExactText(String(long.utf8.map { Character(Unicode.Scalar($0)) })))
+        #expect(ExactText(long + "x") != ExactText(long + "y"))
+    }
+
     @Test("the store's cache of evidence texts gives what evidenceJSON writes, byte for byte")
     func cachedEvidenceText() throws {
         let storedOnce = StoredOnce()

@@ -32,7 +32,14 @@ public struct StableHasher: Sendable {
     /// Part of a field, without the separator that ends it: pieces followed by `endField()`
     /// hash exactly as `combine` of their concatenation, without building it.
     public mutating func combine(piece text: String) {
-        for byte in text.utf8 { mix(byte) }
+        // Over the contiguous bytes, with the state in a local: a step of the view's iterator
+        // for each byte made this 1.8% of a crawl's instructions (callgrind).
+        var text = text
+        var state = self.state
+        text.withUTF8 { bytes in
+            for byte in bytes { state = Self.mixed(state, byte) }
+        }
+        self.state = state
     }
 
     /// The separator after each field, which keeps ("ab", "c") and ("a", "bc") apart.
@@ -41,7 +48,12 @@ public struct StableHasher: Sendable {
     }
 
     private mutating func mix(_ byte: UInt8) {
-        state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
+        state = Self.mixed(state, byte)
+    }
+
+    @inline(__always)
+    private static func mixed(_ state: UInt64, _ byte: UInt8) -> UInt64 {
+        (state ^ UInt64(byte)) &* 0x100_0000_01b3
     }
 
     public var value: UInt64 { state }

@@ -22,7 +22,17 @@ struct ExactText: Hashable {
 
     init(_ text: String) { self.text = text }
 
-    static func == (lhs: ExactText, rhs: ExactText) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+    static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+        // Over the contiguous bytes: the views' generic `elementsEqual` took a dozen instructions
+        // a byte, 1% of a crawl comparing details and evidence texts (callgrind).
+        var left = lhs.text, right = rhs.text
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                leftBytes.count == rightBytes.count
+                    && (leftBytes.isEmpty || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0)
+            }
+        }
+    }
 
     func hash(into hasher: inout Hasher) {
         var text = text
