@@ -50,4 +50,19 @@ struct AttributeBytesTests {
             #expect(text.containsASCIICaseInsensitive("@import") == (text.range(of: "@import", options: .caseInsensitive) != nil), "\(text)")
         }
     }
+
+    @Test func textChildrenAskedOnBytesAsOnStrings() {
+        let document = HTMLParser().parse(html: "<p>caf\u{E9} <b>x</b> \u{1F600}</p><p><i>only</i></p><p> </p><p>e\u{301}</p><p></p>")
+        let predicates: [(String) -> Bool] = [
+            { $0.contains("\u{E9}") }, { $0.unicodeScalars.contains { $0.value > 0xFFFF } }, { $0.isEmpty }, { $0.count == 1 }, { _ in false },
+        ]
+        for element in document.elements {
+            for predicate in predicates {
+                #expect(
+                    element.containsTextChild(whereBytes: { predicate(String(decoding: $0, as: UTF8.self)) }) == element.containsTextChild(where: predicate),
+                    "\(element.localName)"
+                )
+            }
+        }
+    }
 }

@@ -142,6 +142,18 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// `containsTextChild(where:)` given each text child's UTF-8 bytes, without making a string:
+    /// the contrast rule asks it of every element of every page.
+    public func containsTextChild(whereBytes predicate: (ArraySlice<UInt8>) -> Bool) -> Bool {
+        let storage = document.storage
+        var child = storage.nodes[node].firstChild
+        while child >= 0 {
+            if storage.nodes[Int(child)].kind == .text, predicate(storage.textBytes[storage.textRange(of: Int(child))]) { return true }
+            child = storage.nodes[Int(child)].nextSibling
+        }
+        return false
+    }
+
     /// The text of the element's text node children, in order (not its descendants' text),
     /// without listing the children: fingerprints and the contrast rule ask it of many elements.
     public var textOfTextChildren: String {

@@ -162,7 +162,10 @@ public final class PageContext {
         // hashing each time. Checking the box's class by identity and then downcasting without a
         // check spares a generic dynamic cast, which cost more than the rule's own work on rules
         // like region.
-        for recent in recentMemos where key == recent.key && ObjectIdentifier(type(of: recent.box)) == ObjectIdentifier(MemoBox<Value>.self) {
+        // Lengths first: keys of other lengths are told apart without the general string comparison.
+        for recent in recentMemos
+        where key.utf8.count == recent.key.utf8.count && key == recent.key
+            && ObjectIdentifier(type(of: recent.box)) == ObjectIdentifier(MemoBox<Value>.self) {
             return unsafeDowncast(recent.box, to: MemoBox<Value>.self).value
         }
         if let box = memos[key], let known = box as? MemoBox<Value> {

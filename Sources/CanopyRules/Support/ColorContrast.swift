@@ -36,7 +36,7 @@ public struct ColorContrast: Sendable {
     }
 
     private static func hasOwnText(_ element: Element) -> Bool {
-        element.containsTextChild { !isOnlyPunctuationOrEmoji($0) }
+        element.containsTextChild(whereBytes: { !isOnlyPunctuationOrEmoji(utf8: $0) })
     }
 
     static func applies(to element: Element, on page: PageContext) -> Bool {
@@ -364,12 +364,14 @@ public struct ColorContrast: Sendable {
         }
     }
 
-    static func isOnlyPunctuationOrEmoji(_ text: String) -> Bool {
+    static func isOnlyPunctuationOrEmoji(_ text: String) -> Bool { isOnlyPunctuationOrEmoji(utf8: text.utf8) }
+
+    static func isOnlyPunctuationOrEmoji(utf8 bytes: some Collection<UInt8>) -> Bool {
         // A letter or digit settles it without asking Unicode about every character; so does a
         // table for ASCII (most such text is the whitespace between tags).
-        if text.utf8.contains(where: isASCIIAlphanumeric) { return false }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.allSatisfy { asciiPunctuationOrSpace[Int($0)] } }
-        return text.unicodeScalars.allSatisfy(isPunctuationSpaceOrEmoji)
+        if bytes.contains(where: isASCIIAlphanumeric) { return false }
+        if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.allSatisfy { asciiPunctuationOrSpace[Int($0)] } }
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.allSatisfy(isPunctuationSpaceOrEmoji)
     }
 
     private static func isPunctuationSpaceOrEmoji(_ scalar: Unicode.Scalar) -> Bool {
