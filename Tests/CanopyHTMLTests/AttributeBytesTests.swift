@@ -57,6 +57,7 @@ struct AttributeBytesTests {
             { $0.contains("\u{E9}") }, { $0.unicodeScalars.contains { $0.value > 0xFFFF } }, { $0.isEmpty }, { $0.count == 1 }, { _ in false },
         ]
         for element in document.elements {
+            #expect(element.utf8OfTextChildren == Array(element.textOfTextChildren.utf8))
             for predicate in predicates {
                 #expect(
                     element.containsTextChild(whereBytes: { predicate(String(decoding: $0, as: UTF8.self)) }) == element.containsTextChild(where: predicate),

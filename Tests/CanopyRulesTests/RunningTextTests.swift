@@ -16,6 +16,7 @@ struct RunningTextTests {
         }
         for text in samples {
             #expect(RunningText.sanitized(text) == RunningText.sanitizedByCharacters(text), "\(text.debugDescription)")
+            #expect(RunningText.sanitized(utf8: Array(text.utf8)) == RunningText.sanitizedByCharacters(text), "\(text.debugDescription)")
             #expect(RunningText.sanitizedLength(utf8: Array(text.utf8)) == RunningText.sanitizedByCharacters(text).count, "\(text.debugDescription)")
         }
     }

@@ -169,6 +169,18 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// `textOfTextChildren` as UTF-8 bytes, for callers that fold or scan them without a string.
+    public var utf8OfTextChildren: [UInt8] {
+        let storage = document.storage
+        var bytes: [UInt8] = []
+        var child = storage.nodes[node].firstChild
+        while child >= 0 {
+            if storage.nodes[Int(child)].kind == .text { bytes.append(contentsOf: storage.textBytes[storage.textRange(of: Int(child))]) }
+            child = storage.nodes[Int(child)].nextSibling
+        }
+        return bytes
+    }
+
     /// Element children in order.
     public var children: [Element] {
         var result: [Element] = []

@@ -349,7 +349,7 @@ public struct ColorContrast: Sendable {
     /// when it judges a single character. Descendants are left out so that a deep page costs
     /// each element its own text only.
     static func visibleText(of element: Element) -> String {
-        RunningText.sanitized(element.textOfTextChildren)
+        RunningText.sanitized(utf8: element.utf8OfTextChildren)
     }
 
     /// Icon fonts use the private use areas; emoji are outside the basic plane; symbols

@@ -12,13 +12,27 @@ enum RunningText {
     /// by byte: Unicode properties per character cost more than the rule that asks.
     static func sanitized(_ text: String) -> String {
         var text = text
-        let folded: [UInt8]? = text.withUTF8 { bytes in
-            var folded: [UInt8] = []
-            folded.reserveCapacity(bytes.count)
-            return foldOnBytes(bytes) { folded.append($0) } ? folded : nil
+        return text.withUTF8 { sanitized(utf8: $0) } ?? sanitizedByCharacters(text)
+    }
+
+    /// `sanitized` of text given as UTF-8 bytes.
+    static func sanitized(utf8 bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { sanitized(utf8: $0) } ?? sanitizedByCharacters(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The folded text written straight into a string (never longer than the bytes), or nil
+    /// when the bytes do not fold on their own.
+    private static func sanitized(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var folds = true
+        let folded = String(unsafeUninitializedCapacity: bytes.count) { output in
+            var length = 0
+            folds = foldOnBytes(bytes) { byte in
+                output[length] = byte
+                length += 1
+            }
+            return folds ? length : 0
         }
-        guard let folded else { return sanitizedByCharacters(text) }
-        return String(decoding: folded, as: UTF8.self)
+        return folds ? folded : nil
     }
 
     /// `sanitized(text).count` of text given as UTF-8 bytes, counted without building the text
