@@ -67,3 +67,30 @@ struct AttributeBytesTests {
         }
     }
 }
+
+/// The selector inputs an element shows, sorted in place: they must come out ascending and the
+/// same whatever order the element's classes and attributes are written in.
+struct SelectorInputsTests {
+    @Test func signaturesAreSortedAndIndependentOfWrittenOrder() throws {
+        let selectors = try StyleSelector.parseList(".e, .d, .c, .b, .a, #x, [lang], [type=text], [data-q], a:link, .f")
+        let inputs = SelectorInputs(selectors)
+        let document = HTMLParser().parse(html: """
+            <p class="a b c d e f" id=x lang=en data-q=1>1</p><p class="f e d c b a" data-q=2 lang=fr id=x>2</p>
+            <input type=text class="c a"><input class="a c" type=text><a href=/ class=b>3</a><p>4</p>
+            """)
+        var signatures: [[Int32]] = []
+        for element in document.elements {
+            var signature: [Int32] = [-7]  // what was there before is kept
+            inputs.signature(of: element, into: &signature)
+            #expect(signature.first == -7)
+            let own = Array(signature.dropFirst())
+            #expect(own == own.sorted(), "\(element.localName)")
+            signatures.append(own)
+        }
+        let paragraphs = document.elements.filter { $0.localName == "p" }.map { signatures[$0.position] }
+        #expect(paragraphs[0].count == 9 && paragraphs[0] == paragraphs[1])
+        let inputsOfFields = document.elements.filter { $0.localName == "input" }.map { signatures[$0.position] }
+        #expect(inputsOfFields[0] == inputsOfFields[1] && inputsOfFields[0].count == 3)
+        #expect(paragraphs[2].isEmpty)
+    }
+}

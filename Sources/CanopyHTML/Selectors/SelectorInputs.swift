@@ -69,7 +69,21 @@ public final class SelectorInputs: Sendable {
         }
         if checkedFeature >= 0, element.isCheckedForSelectors { signature.append(checkedFeature) }
         if linkFeature >= 0, element.isLinkForSelectors { signature.append(linkFeature) }
-        if signature.count - start > 1 { signature[start...].sort() }
+        if signature.count - start > 1 {
+            // In place, by insertion: an element has a handful of features, and sorting the slice
+            // copied it out and back for every element of every page.
+            signature.withUnsafeMutableBufferPointer { features in
+                for index in (start + 1)..<features.count {
+                    let feature = features[index]
+                    var slot = index
+                    while slot > start, features[slot - 1] > feature {
+                        features[slot] = features[slot - 1]
+                        slot -= 1
+                    }
+                    features[slot] = feature
+                }
+            }
+        }
     }
 
     /// The features the selectors name, numbered in the order first met.
