@@ -51,8 +51,8 @@ public final class AccessibilityModel {
     @exclusivity(unchecked) var resolvingImplicitRole: Set<Int> = []
     /// `inheritedDisabling` by element position (0xFF: not known yet), allocated on first use.
     @exclusivity(unchecked) var disabling: [UInt8] = []
-    /// The ancestors `disabling(of:)` fills in, kept between calls: a new array for each was a
-    /// sixth of the contrast rule's `applies` (callgrind).
+    /// The ancestors `disabling(of:)` fills in, kept between calls: a new array for each call was
+    /// a sixth of that climb's instructions (callgrind).
     @exclusivity(unchecked) private var disablingChain: [Element] = []
     /// Column/row header grids of tables, by table position, built on first use.
     @exclusivity(unchecked) var tableGrids: [Int: TableGrid] = [:]
