@@ -134,51 +134,50 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// Whether some text node child satisfies `predicate`, without listing the children: asked
     /// of every element of a page, a list each time was the cost of the question.
     public func containsTextChild(where predicate: (String) -> Bool) -> Bool {
-        var child = document.storage.nodes[node].firstChild
-        while child >= 0 {
-            if document.storage.nodes[Int(child)].kind == .text, predicate(document.storage.text(of: Int(child))) { return true }
-            child = document.storage.nodes[Int(child)].nextSibling
-        }
-        return false
+        containsTextChild(whereBytes: { predicate(String(decoding: $0, as: UTF8.self)) })
     }
 
     /// `containsTextChild(where:)` given each text child's UTF-8 bytes, without making a string:
     /// the contrast rule asks it of every element of every page.
     public func containsTextChild(whereBytes predicate: (ArraySlice<UInt8>) -> Bool) -> Bool {
-        let storage = document.storage
-        var child = storage.nodes[node].firstChild
-        while child >= 0 {
-            if storage.nodes[Int(child)].kind == .text, predicate(storage.textBytes[storage.textRange(of: Int(child))]) { return true }
-            child = storage.nodes[Int(child)].nextSibling
+        var found = false
+        forEachTextChild { bytes in
+            found = predicate(bytes)
+            return !found
         }
-        return false
+        return found
     }
 
     /// The text of the element's text node children, in order (not its descendants' text),
     /// without listing the children: fingerprints and the contrast rule ask it of many elements.
     public var textOfTextChildren: String {
         var text = ""
-        var child = document.storage.nodes[node].firstChild
-        while child >= 0 {
-            if document.storage.nodes[Int(child)].kind == .text {
-                let part = document.storage.text(of: Int(child))
-                if text.isEmpty { text = part } else { text += part }
-            }
-            child = document.storage.nodes[Int(child)].nextSibling
+        forEachTextChild { bytes in
+            let part = String(decoding: bytes, as: UTF8.self)
+            if text.isEmpty { text = part } else { text += part }
+            return true
         }
         return text
     }
 
     /// `textOfTextChildren` as UTF-8 bytes, for callers that fold or scan them without a string.
     public var utf8OfTextChildren: [UInt8] {
+        var text: [UInt8] = []
+        forEachTextChild { bytes in
+            text.append(contentsOf: bytes)
+            return true
+        }
+        return text
+    }
+
+    /// Calls `body` with the UTF-8 bytes of each text node child, in order, while it returns true.
+    private func forEachTextChild(_ body: (ArraySlice<UInt8>) -> Bool) {
         let storage = document.storage
-        var bytes: [UInt8] = []
         var child = storage.nodes[node].firstChild
         while child >= 0 {
-            if storage.nodes[Int(child)].kind == .text { bytes.append(contentsOf: storage.textBytes[storage.textRange(of: Int(child))]) }
+            if storage.nodes[Int(child)].kind == .text, !body(storage.textBytes[storage.textRange(of: Int(child))]) { return }
             child = storage.nodes[Int(child)].nextSibling
         }
-        return bytes
     }
 
     /// Element children in order.

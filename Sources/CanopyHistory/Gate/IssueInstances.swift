@@ -33,6 +33,7 @@ extension RunStore {
             guard status == RunStatus.complete.rawValue else {
                 throw StoreError.runNotRunning(run, RunStatus(rawValue: status) ?? .running)
             }
+            var evidenceReader = EvidenceReader()
             return try database.query(
                 """
                 SELECT pages.url, pages.page_type, \(Self.findingColumns), detail.owner, detail.element_signature, detail.component_key,
@@ -46,7 +47,8 @@ extension RunStore {
                 [.integer(run.rawValue)]
             ) { row in
                 IssueInstance(
-                    pageURL: row.string(0), pageType: row.optionalString(1) ?? "/", finding: try Self.finding(row, from: 2, evidence: 13),
+                    pageURL: row.string(0), pageType: row.optionalString(1) ?? "/",
+                    finding: try Self.finding(row, from: 2, evidence: 13, decodingEvidence: { try evidenceReader.evidence(fromJSON: $0) }),
                     owner: row.optionalString(8), elementSignature: row.string(9), componentKey: row.optionalString(10),
                     componentSignature: row.optionalString(11), inSiteWideComponent: row.int(14) != 0, issueKey: row.optionalString(12) ?? ""
                 )

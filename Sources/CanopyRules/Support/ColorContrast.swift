@@ -364,8 +364,6 @@ public struct ColorContrast: Sendable {
         }
     }
 
-    static func isOnlyPunctuationOrEmoji(_ text: String) -> Bool { isOnlyPunctuationOrEmoji(utf8: text.utf8) }
-
     static func isOnlyPunctuationOrEmoji(utf8 bytes: some Collection<UInt8>) -> Bool {
         // A letter or digit settles it without asking Unicode about every character; so does a
         // table for ASCII (most such text is the whitespace between tags).

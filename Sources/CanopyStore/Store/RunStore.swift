@@ -580,9 +580,12 @@ public final class RunStore: @unchecked Sendable {
                 pageFilter = "AND pages.url = ?"
                 parameters.append(.text(pageURL))
             }
+            var evidenceReader = EvidenceReader()
             return try database.query("\(findingsOfRun) \(pageFilter) ORDER BY findings.id", parameters) { row in
                 StoredFinding(
-                    pageURL: row.string(0), finding: try Self.finding(row, from: 1, evidence: 11), owner: row.optionalString(7), elementSignature: row.string(8),
+                    pageURL: row.string(0),
+                    finding: try Self.finding(row, from: 1, evidence: 11, decodingEvidence: { try evidenceReader.evidence(fromJSON: $0) }),
+                    owner: row.optionalString(7), elementSignature: row.string(8),
                     componentKey: row.optionalString(9), issueKey: row.optionalString(10)
                 )
             }
@@ -689,7 +692,7 @@ public final class RunStore: @unchecked Sendable {
 
     /// `finding(_:from:evidence:)` with the evidence text read by `decodingEvidence`: an
     /// `EvidenceReader` where many findings are read.
-    static func finding(
+    public static func finding(
         _ row: SQLiteRow, from column: Int32, evidence: Int32?, decodingEvidence: (String) throws -> [String: EvidenceValue]
     ) throws -> Finding {
         Finding(
