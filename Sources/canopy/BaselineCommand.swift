@@ -37,7 +37,10 @@ struct BaselineCommand: ParsableCommand {
     }
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write a baseline with every issue of a run or gate output.")
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Write a baseline with every issue of a run or gate output."
+        )
 
         @OptionGroup var source: SourceOptions
 
@@ -60,6 +63,7 @@ struct BaselineCommand: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Remove the entries whose issue is fixed (the ratchet); add new ones only with --add-new."
         )
 

@@ -6,6 +6,9 @@ import Foundation
 
 @main
 struct CanopyCommand: ParsableCommand {
+    // Every command names itself: without `commandName` ArgumentParser derives the name from the
+    // type with `String(describing:)` at every start, and six subcommands doing so were a fifth of
+    // `canopy --version`'s instructions.
     static let configuration = CommandConfiguration(
         commandName: "canopy",
         abstract: "Audit web pages for accessibility with axe-core's rules, without a browser.",

@@ -29,6 +29,7 @@ struct StoreCommand: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the whole history to one portable file (gzip-compressed SQLite).",
             discussion: "Safe while a crawl is writing: the file is a consistent snapshot, and a run still being written is marked interrupted in it."
         )
@@ -43,6 +44,7 @@ struct StoreCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Make an exported file (or a plain store file) the store, after checking it.",
             discussion: """
                 The file is checked (integrity, that it is a Canopy store, its schema) before anything \
@@ -72,6 +74,7 @@ struct StoreCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check the store's integrity and schema; list its runs and size.",
             discussion: "Exits 0 when the store is usable, 2 when it is not (damaged, not a Canopy store, from a newer Canopy)."
         )
@@ -83,6 +86,7 @@ struct StoreCommand: ParsableCommand {
 
     struct Prune: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Delete old runs and compact the file.",
             discussion: """
                 Keeps the latest complete run always, and the first-seen dates of issues that are \
