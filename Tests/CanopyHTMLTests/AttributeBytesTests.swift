@@ -20,12 +20,16 @@ struct AttributeBytesTests {
                 for flag in Self.flags {
                     let condition = AttributeCondition(name: attribute, operation: operation, value: wanted, caseFlag: flag)
                     for value in Self.values {
+                        // As a page stores a value: a slice in the middle of its bytes.
+                        let stored = [UInt8(ascii: "x"), 0xFF] + Array(value.utf8) + [UInt8(ascii: "x")]
+                        let slice = stored[2..<(stored.count - 1)]
                         for isHTML in [true, false] {
+                            let expected = SelectorMatcher.attributeValueByCharacters(value, matches: condition, onHTMLElement: isHTML)
                             #expect(
-                                SelectorMatcher.attributeValue(value, matches: condition, onHTMLElement: isHTML)
-                                    == SelectorMatcher.attributeValueByCharacters(value, matches: condition, onHTMLElement: isHTML),
+                                SelectorMatcher.attributeValue(value, matches: condition, onHTMLElement: isHTML) == expected,
                                 "[\(attribute)\(String(describing: operation))\(wanted) \(flag)] on \(value.debugDescription), HTML \(isHTML)"
                             )
+                            #expect(SelectorMatcher.attributeBytes(slice, match: condition.test, onHTMLElement: isHTML) == expected)
                         }
                     }
                 }
@@ -92,5 +96,35 @@ struct SelectorInputsTests {
         let inputsOfFields = document.elements.filter { $0.localName == "input" }.map { signatures[$0.position] }
         #expect(inputsOfFields[0] == inputsOfFields[1] && inputsOfFields[0].count == 3)
         #expect(paragraphs[2].isEmpty)
+    }
+
+    /// Equal signatures (of elements of one name) exactly where the selectors' own conditions
+    /// match alike: the ground the cascade shares styles on.
+    @Test func equalSignaturesExactlyWhereConditionsMatchAlike() throws {
+        let texts = [
+            ".a", ".b", "#x", "[lang]", "[type=text]", "[data-testid]", "[data-testid=\"one\"]", "[class$=\"-details\"]",
+            "[href*=\"://\"]", "a:link", "area:link", "[viewBox]", "[viewbox]", "input:checked",
+        ]
+        let selectors = try texts.flatMap { try StyleSelector.parseList($0) }
+        let inputs = SelectorInputs(selectors)
+        let document = HTMLParser().parse(html: """
+            <p class="a" id=x>1</p><p class="x-details a" id=y>2</p><p class=" b  a ">3</p><p lang=en data-testid=one>4</p>
+            <p data-testid=two>5</p><p data-testid=one class=b>6</p><a href="https://x.test/">7</a><a href=/local>8</a><a>9</a>
+            <a name=n>10</a><map><area href=/a><area></map><input type=text checked><input type=TEXT><input type=text>
+            <svg viewBox="0 0 1 1" class="a"><g viewbox="0" class="b"></g></svg><p ID=x Class=a>11</p>
+            """)
+        let elements = Array(document.elements)
+        var signatures: [[Int32]] = []
+        for element in elements {
+            var signature: [Int32] = []
+            inputs.signature(of: element, into: &signature)
+            signatures.append(signature)
+        }
+        for (first, left) in elements.enumerated() {
+            for (second, right) in elements.enumerated() where second > first && left.localName == right.localName && left.namespace == right.namespace {
+                let alike = selectors.allSatisfy { $0.matches(left) == $0.matches(right) }
+                #expect((signatures[first] == signatures[second]) == alike, "\(left) and \(right)")
+            }
+        }
     }
 }

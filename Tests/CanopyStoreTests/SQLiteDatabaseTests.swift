@@ -19,6 +19,28 @@ struct SQLiteDatabaseTests {
         #expect(rows[1] == ("é ✓ \u{0}end", 7, 1.25, "n"))
     }
 
+    /// Literals are cached by where they lie, composed texts by their text; a statement is still
+    /// one per distinct text, whichever way it was written.
+    @Test func aStatementIsPreparedOncePerTextHoweverWritten() throws {
+        let folder = try TemporaryFolder()
+        let database = try SQLiteDatabase(path: folder.path("cache.sqlite"))
+        try database.execute("CREATE TABLE t (a INTEGER)")
+        let literal: SQL = "SELECT a FROM t WHERE a = ?"
+        let sameTextElsewhere: SQL = "SELECT a FROM t WHERE a = ?"
+        let clause: SQL = "a = ?"
+        let composed: SQL = "SELECT a FROM t WHERE \(clause)"
+        #expect(literal.literalAddress != nil && composed.literalAddress == nil)
+        #expect(literal == composed && literal.hashValue == composed.hashValue)
+        let first = try database.prepare(literal, [1])
+        #expect(try database.prepare(literal, [2]) === first)
+        #expect(try database.prepare(sameTextElsewhere, [3]) === first)
+        #expect(try database.prepare(composed, [4]) === first)
+        #expect(try database.prepare("SELECT a FROM t", []) !== first)
+        try database.run("INSERT INTO t VALUES (?)", [5])
+        #expect(try database.query(composed, [5]) { $0.int(0) } == [5])
+        #expect(try database.query(literal, [6]) { $0.int(0) }.isEmpty)
+    }
+
     @Test func wrongParameterCountIsAnError() throws {
         let folder = try TemporaryFolder()
         let database = try SQLiteDatabase(path: folder.path("count.sqlite"))

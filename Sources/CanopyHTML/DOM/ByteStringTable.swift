@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A read-only table from byte strings (ids, class names, attribute names as a page stores them)
 /// to small integers, looked up with the bytes themselves: no string is made for a lookup and no
 /// SipHash is run, which is what a `[String: Int32]` costs for every element of every page that
@@ -68,7 +74,11 @@ public struct ByteStringTable: Sendable {
             if entry < 0 { return nil }
             if hashes[entry] == hash {
                 let start = Int(keyStarts[entry]), end = Int(keyStarts[entry + 1])
-                if end - start == bytes.count, keyBytes[start..<end].elementsEqual(bytes) { return values[entry] }
+                if end - start == bytes.count,
+                    bytes.isEmpty || keyBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, bytes.baseAddress!, bytes.count) }) == 0
+                {
+                    return values[entry]
+                }
             }
             slot = (slot + 1) & mask
         }

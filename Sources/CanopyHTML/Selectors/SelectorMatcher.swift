@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Right-to-left selector matching over the flat DOM.
 ///
 /// Starting from the subject and walking up (or left) means most elements are rejected by their
@@ -120,45 +126,52 @@ enum SelectorMatcher {
     static func attributeBytes(_ actual: ArraySlice<UInt8>, match condition: AttributeValueTest, onHTMLElement isHTML: Bool) -> Bool {
         guard let operation = condition.operation else { return true }
         let ignoresCase = condition.ignoresCase(onHTMLElement: isHTML)
-        let wanted = ignoresCase ? condition.valueLowercasedBytes : condition.valueBytes
-        @inline(__always) func folded(_ byte: UInt8) -> UInt8 { ignoresCase ? byte.asciiLowercased : byte }
-        /// Whether `wanted` occurs in `actual` at `start`.
-        func occurs(at start: ArraySlice<UInt8>) -> Bool {
-            var wantedIndex = 0
-            for byte in start.prefix(wanted.count) {
-                guard folded(byte) == wanted[wantedIndex] else { return false }
-                wantedIndex += 1
+        let wantedBytes = ignoresCase ? condition.valueLowercasedBytes : condition.valueBytes
+        // Over raw buffers, with `memcmp` where case counts: the cascade tests every element's
+        // class and every link's href this way (`[class$="-summary"]`, `[href*="://"]`), and
+        // the bounds-checked slices took 380 instructions a test.
+        return actual.withUnsafeBufferPointer { actual in
+            wantedBytes.withUnsafeBufferPointer { wanted in
+                /// Whether `wanted` occurs in `actual` at `start` (which leaves room for it).
+                func occurs(at start: Int) -> Bool {
+                    guard ignoresCase else {
+                        return wanted.isEmpty || memcmp(actual.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0
+                    }
+                    for offset in 0..<wanted.count where actual[start + offset].asciiLowercased != wanted[offset] { return false }
+                    return true
+                }
+                switch operation {
+                case .equals:
+                    return actual.count == wanted.count && occurs(at: 0)
+                case .includesWord:
+                    // A "word" with whitespace in it, or an empty one, can never be in the list.
+                    guard !wanted.isEmpty, !wanted.contains(where: isASCIIWhitespace) else { return false }
+                    var start = 0
+                    while start < actual.count {
+                        while start < actual.count, isASCIIWhitespace(actual[start]) { start += 1 }
+                        var end = start
+                        while end < actual.count, !isASCIIWhitespace(actual[end]) { end += 1 }
+                        if end > start, end - start == wanted.count, occurs(at: start) { return true }
+                        start = end
+                    }
+                    return false
+                case .dashPrefix:
+                    guard actual.count >= wanted.count, occurs(at: 0) else { return false }
+                    return actual.count == wanted.count || actual[wanted.count] == UInt8(ascii: "-")
+                case .prefix:
+                    return !wanted.isEmpty && actual.count >= wanted.count && occurs(at: 0)
+                case .suffix:
+                    return !wanted.isEmpty && actual.count >= wanted.count && occurs(at: actual.count - wanted.count)
+                case .substring:
+                    guard !wanted.isEmpty, actual.count >= wanted.count else { return false }
+                    let first = wanted[0]
+                    for start in 0...(actual.count - wanted.count) {
+                        let byte = ignoresCase ? actual[start].asciiLowercased : actual[start]
+                        if byte == first, occurs(at: start) { return true }
+                    }
+                    return false
+                }
             }
-            return wantedIndex == wanted.count
-        }
-        switch operation {
-        case .equals:
-            return actual.count == wanted.count && occurs(at: actual)
-        case .includesWord:
-            // A "word" with whitespace in it, or an empty one, can never be in the list.
-            guard !wanted.isEmpty, !wanted.contains(where: isASCIIWhitespace) else { return false }
-            var found = false
-            forEachWord(in: actual) { word in
-                found = word.count == wanted.count && occurs(at: word)
-                return !found
-            }
-            return found
-        case .dashPrefix:
-            guard actual.count >= wanted.count, occurs(at: actual) else { return false }
-            let rest = actual.dropFirst(wanted.count)
-            return rest.isEmpty || rest.first == UInt8(ascii: "-")
-        case .prefix:
-            return !wanted.isEmpty && actual.count >= wanted.count && occurs(at: actual)
-        case .suffix:
-            return !wanted.isEmpty && actual.count >= wanted.count && occurs(at: actual.dropFirst(actual.count - wanted.count))
-        case .substring:
-            guard !wanted.isEmpty, actual.count >= wanted.count else { return false }
-            var start = actual.startIndex
-            for _ in 0...(actual.count - wanted.count) {
-                if folded(actual[start]) == wanted[0], occurs(at: actual[start...]) { return true }
-                start = actual.index(after: start)
-            }
-            return false
         }
     }
 

@@ -3,15 +3,39 @@
 /// a statement; values go in as bound parameters (`SQLiteValue`). Interpolating a `String`
 /// is a compile error, so the guarantee is checked by the compiler on every call.
 public struct SQL: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
-    public let text: String
+    private enum Source: Sendable {
+        case literal(StaticString)
+        case composed(String)
+    }
+
+    private let source: Source
+
+    public var text: String {
+        switch source {
+        case .literal(let literal): return literal.description
+        case .composed(let text): return text
+        }
+    }
+
+    /// A plain literal's identity, where its bytes lie in the program: the statement cache looks
+    /// it up by this number rather than by hashing the text (a crawl prepares statements hundreds
+    /// of thousands of times, and hashing their text for each was half a microsecond).
+    var literalAddress: Int? {
+        guard case .literal(let literal) = source, literal.hasPointerRepresentation else { return nil }
+        return Int(bitPattern: literal.utf8Start)
+    }
 
     public init(stringLiteral value: StaticString) {
-        text = value.description
+        source = .literal(value)
     }
 
     public init(stringInterpolation: StringInterpolation) {
-        text = stringInterpolation.text
+        source = .composed(stringInterpolation.text)
     }
+
+    public static func == (left: SQL, right: SQL) -> Bool { left.text == right.text }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     public struct StringInterpolation: StringInterpolationProtocol {
         var text = ""

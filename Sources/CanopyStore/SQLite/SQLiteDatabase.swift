@@ -51,6 +51,8 @@ extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, 
 public final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
+    /// The same statements, by the address of the literal that wrote them (`SQL.literalAddress`).
+    private var statementsByLiteral: [Int: SQLiteStatement] = [:]
     public let path: String
 
     /// Opens (and creates, unless `readOnly`) the database at `path`.
@@ -101,16 +103,23 @@ public final class SQLiteDatabase {
 
     /// The cached prepared statement for `sql`, reset and with `parameters` bound.
     func prepare(_ query: SQL, _ parameters: [SQLiteValue] = []) throws -> SQLiteStatement {
-        let sql = query.text
         let statement: SQLiteStatement
-        if let cached = statements[sql] {
+        let address = query.literalAddress
+        if let address, let cached = statementsByLiteral[address] {
             statement = cached
         } else {
-            var prepared: OpaquePointer?
-            let status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
-            guard status == SQLITE_OK, let prepared else { throw error(status, sql: sql) }
-            statement = SQLiteStatement(pointer: prepared, database: self, sql: sql)
-            statements[sql] = statement
+            // Two literals with the same text share one statement, as do composed texts.
+            let sql = query.text
+            if let cached = statements[sql] {
+                statement = cached
+            } else {
+                var prepared: OpaquePointer?
+                let status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+                guard status == SQLITE_OK, let prepared else { throw error(status, sql: sql) }
+                statement = SQLiteStatement(pointer: prepared, database: self, sql: sql)
+                statements[sql] = statement
+            }
+            if let address { statementsByLiteral[address] = statement }
         }
         try statement.reset()
         try statement.bind(parameters)
