@@ -4,8 +4,11 @@ import PackageDescription
 /// Release builds of the modules that audit each element skip Swift's run-time exclusivity
 /// checks: the cascade, the contrast facts and fingerprints keep per-page tables in classes,
 /// and checking each access to them was 4% of a styled crawl's CPU (perf, java.base, see
-/// docs/benchmarks.md). Debug builds, and so the tests, keep the checks.
-let perElementModuleSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+/// docs/benchmarks.md). Debug builds, and so the tests, keep the checks. They are also built
+/// for cross-module optimization: an element's position, parent and name are asked millions of
+/// times from other modules, each a call when not inlined (2% of a styled crawl's instructions,
+/// callgrind; a release build takes about a minute longer on two cores).
+let perElementModuleSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
     name: "Canopy",
