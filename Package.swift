@@ -7,7 +7,7 @@ import PackageDescription
 /// docs/benchmarks.md). Debug builds, and so the tests, keep the checks. They are also built
 /// for cross-module optimization: an element's position, parent and name are asked millions of
 /// times from other modules, each a call when not inlined (2% of a styled crawl's instructions,
-/// callgrind; a release build takes about a minute longer on two cores).
+/// callgrind), for a longer release build.
 let perElementModuleSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(

@@ -192,7 +192,11 @@ final class NodeStorage: @unchecked Sendable {
     }
 
     func attributeIndex(node: Int, name: String) -> Int? {
-        let key = NameKey.of(name)
+        attributeIndex(node: node, name: name, key: NameKey.of(name))
+    }
+
+    /// `attributeIndex(node:name:)` with the name's key made once by the caller.
+    func attributeIndex(node: Int, name: String, key: UInt64) -> Int? {
         for index in attributeRange(node: node) where NameKey.same(attributeNameKeys[index], attributeNames[index], as: key, name) {
             return index
         }

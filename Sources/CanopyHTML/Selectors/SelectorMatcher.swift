@@ -73,7 +73,15 @@ enum SelectorMatcher {
 
     static func matchesCompound(_ compound: CompoundSelector, _ element: Element, anchor: Element?) -> Bool {
         if compound.isRelativeAnchor { return element == anchor }
-        if let typeName = compound.typeName, !matchesType(typeName, element) { return false }
+        // The keys alone (plain words) rather than the type name, whose two strings a binding
+        // copied, retained and released for every element tried.
+        if let keys = compound.typeName?.keys {
+            let storage = element.document.storage
+            let isHTML = storage.nodes[element.node].namespace == .html
+            let key = isHTML ? keys.html : keys.foreign
+            guard storage.nameKeys[element.node] == key else { return false }
+            if key >> 56 > 7, !matchesType(compound.typeName!, element) { return false }
+        }
         for condition in compound.conditions {
             guard matchesCondition(condition, element) else { return false }
         }
@@ -85,19 +93,27 @@ enum SelectorMatcher {
         sameCodePoints(element.localName, element.isHTML ? typeName.lowercased : typeName.asWritten)
     }
 
+    private static let idKey = NameKey.of("id")
+    private static let classKey = NameKey.of("class")
+
     /// CSS compares code points; Swift's `==` would also equate canonically equivalent strings.
     static func sameCodePoints(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
+    /// Ids, classes and attribute values are compared on the page's bytes: a string made of
+    /// each value read was most of what matching a rule's candidates cost.
     private static func matchesCondition(_ condition: SimpleCondition, _ element: Element) -> Bool {
+        let storage = element.document.storage
         switch condition {
         case .id(let id):
-            guard let value = element.attribute("id") else { return false }
-            return sameCodePoints(value, id)
+            guard let index = storage.attributeIndex(node: element.node, name: "id", key: idKey) else { return false }
+            var id = id
+            return id.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { sameBytes($0, wanted) } }
         case .className(let name):
-            guard let value = element.attribute("class") else { return false }
-            return containsWord(value, name)
+            guard let index = storage.attributeIndex(node: element.node, name: "class", key: classKey) else { return false }
+            var name = name
+            return name.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { containsWord($0, wanted) } }
         case .attribute(let attribute):
             return matchesAttribute(attribute, element)
         case .pseudoClass(let pseudoClass):
@@ -105,13 +121,19 @@ enum SelectorMatcher {
         }
     }
 
+    private static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+    }
+
     // MARK: Attributes
 
     private static func matchesAttribute(_ condition: AttributeCondition, _ element: Element) -> Bool {
-        let isHTML = element.isHTML
+        let storage = element.document.storage
+        let isHTML = storage.nodes[element.node].namespace == .html
         let name = isHTML ? condition.name.lowercased : condition.name.asWritten
-        guard let value = element.attribute(name) else { return false }
-        return attributeValue(value, matches: condition, onHTMLElement: isHTML)
+        let key = isHTML ? condition.name.keys.html : condition.name.keys.foreign
+        guard let index = storage.attributeIndex(node: element.node, name: name, key: key) else { return false }
+        return attributeBytes(storage.attributeBytes(at: index), match: condition.test, onHTMLElement: isHTML)
     }
 
     /// Whether `value`, the value of the attribute `condition` names, satisfies it.
@@ -221,29 +243,22 @@ enum SelectorMatcher {
     static func containsWord(_ list: String, _ word: String) -> Bool {
         var list = list
         var word = word
-        return list.withUTF8 { listBytes in
-            word.withUTF8 { wordBytes in
-                let count = listBytes.count
-                let wordCount = wordBytes.count
-                guard wordCount > 0 else { return false }
-                var start = 0
-                while start < count {
-                    while start < count, isASCIIWhitespace(listBytes[start]) { start += 1 }
-                    var end = start
-                    while end < count, !isASCIIWhitespace(listBytes[end]) { end += 1 }
-                    if end - start == wordCount {
-                        var equal = true
-                        for offset in 0..<wordCount where listBytes[start + offset] != wordBytes[offset] {
-                            equal = false
-                            break
-                        }
-                        if equal { return true }
-                    }
-                    start = end
-                }
-                return false
-            }
+        return list.withUTF8 { listBytes in word.withUTF8 { containsWord(listBytes, $0) } }
+    }
+
+    static func containsWord(_ listBytes: UnsafeBufferPointer<UInt8>, _ wordBytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = listBytes.count
+        let wordCount = wordBytes.count
+        guard wordCount > 0 else { return false }
+        var start = 0
+        while start < count {
+            while start < count, isASCIIWhitespace(listBytes[start]) { start += 1 }
+            var end = start
+            while end < count, !isASCIIWhitespace(listBytes[end]) { end += 1 }
+            if end - start == wordCount, memcmp(listBytes.baseAddress! + start, wordBytes.baseAddress!, wordCount) == 0 { return true }
+            start = end
         }
+        return false
     }
 
     private static func containsSubstring(_ text: String, _ part: String) -> Bool {

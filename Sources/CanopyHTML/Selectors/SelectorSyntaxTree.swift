@@ -43,10 +43,18 @@ enum Combinator: Sendable, Hashable {
 struct TypeName: Sendable, Hashable {
     let asWritten: String
     let lowercased: String
+    /// The names' `NameKey`s, which the matcher compares with the element's before any string.
+    let keys: Keys
+
+    struct Keys: Sendable, Hashable {
+        let html: UInt64
+        let foreign: UInt64
+    }
 
     init(_ name: String) {
         asWritten = name
         lowercased = CSSSyntax.asciiLowercased(name)
+        keys = Keys(html: NameKey.of(lowercased), foreign: NameKey.of(name))
     }
 }
 
