@@ -181,22 +181,23 @@ struct JSONStreamWriter {
         #endif
         if pretty {
             // An empty container keeps its empty line, as JSONEncoder writes it.
-            output.bytes.append(UInt8(ascii: "\n"))
-            indent(containers.count)
+            lineBreakAndIndent(containers.count, lineBreak: true)
         }
         output.bytes.append(bracket)
     }
 
     /// What comes before a member or an element: the comma, the line break and the indent.
     private mutating func separate() {
-        guard !containers.isEmpty else { return }
-        if containers[containers.count - 1].isEmpty {
-            containers[containers.count - 1].isEmpty = false
+        let depth = containers.count
+        guard depth > 0 else { return }
+        let isFirst = containers[depth - 1].isEmpty
+        if isFirst {
+            containers[depth - 1].isEmpty = false
         } else {
             output.bytes.append(UInt8(ascii: ","))
-            if pretty { output.bytes.append(UInt8(ascii: "\n")) }
         }
-        if pretty { indent(containers.count) }
+        // The first element's line break was written when its container opened.
+        if pretty { lineBreakAndIndent(depth, lineBreak: !isFirst) }
     }
 
     /// Values in arrays are separated here; a member's value follows its key directly.
@@ -222,14 +223,22 @@ struct JSONStreamWriter {
         if pretty { output.append(" : ") } else { output.bytes.append(UInt8(ascii: ":")) }
     }
 
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    /// A line break, then two spaces a level, written as one run of bytes from a fixed buffer:
+    /// a slice of a shared array appended at every key and element was most of what writing a
+    /// key cost (trend.json and the SARIF file write hundreds of thousands).
+    private static let lineBreakAndSpaces: StaticString = "\n                                                                "
 
-    private mutating func indent(_ depth: Int) {
-        var left = depth * 2
-        while left > 0 {
-            let count = min(left, Self.spaces.count)
-            output.bytes.append(contentsOf: Self.spaces[..<count])
-            left -= count
+    private mutating func lineBreakAndIndent(_ depth: Int, lineBreak: Bool) {
+        Self.lineBreakAndSpaces.withUTF8Buffer { run in
+            var left = depth * 2
+            let first = min(left, run.count - 1)
+            output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: run[(lineBreak ? 0 : 1)..<(1 + first)]))
+            left -= first
+            while left > 0 {
+                let count = min(left, run.count - 1)
+                output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: run[1..<(1 + count)]))
+                left -= count
+            }
         }
     }
 }

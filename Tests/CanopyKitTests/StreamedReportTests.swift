@@ -164,6 +164,12 @@ struct StreamedReportTests {
             #expect(try streamed(pretty: pretty) { $0.value(tree) } == (try encoded(EncodedValue(value: tree), pretty: pretty)), "pretty: \(pretty)")
         }
         #expect(try streamed(pretty: true) { $0.value(.array([])) } == Array("[\n\n]".utf8))
+        // Deeper than the indentation one run of spaces holds (32 levels), empty at the bottom.
+        var deepest = JSONValue.object(["leaf": .array([.integer(1), .object([:])])])
+        for level in 0..<40 { deepest = level % 2 == 0 ? .array([deepest, .integer(level)]) : .object(["k": deepest, "a": .string("x")]) }
+        for pretty in [true, false] {
+            #expect(try streamed(pretty: pretty) { $0.value(deepest) } == (try encoded(EncodedValue(value: deepest), pretty: pretty)), "pretty: \(pretty)")
+        }
     }
 
     @Test("trend.json written a piece at a time is the encoded report, byte for byte, with awkward values everywhere")
