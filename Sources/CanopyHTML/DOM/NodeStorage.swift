@@ -214,6 +214,11 @@ final class NodeStorage: @unchecked Sendable {
 /// decide equality for names of up to seven bytes (nearly every HTML element and attribute name);
 /// longer ones are confirmed with `==`.
 enum NameKey {
+    /// Keys of the attribute names the matcher and the cascade look for on every element.
+    static let id = of("id")
+    static let `class` = of("class")
+    static let href = of("href")
+
     static func of(_ name: String) -> UInt64 {
         // Over the UTF-8 buffer, not the view: asked for the name of every attribute read (2% of a
         // styled crawl when the bytes were iterated one view index at a time). Read in place when

@@ -71,7 +71,11 @@ extension Element {
 
     /// `:link` / `:any-link`: `<a>` or `<area>` with an `href` (static pages have no visited state).
     var isLinkForSelectors: Bool {
-        guard isHTML else { return false }
-        return (localName == "a" || localName == "area") && hasAttribute("href")
+        isLinkForSelectors(hasHref: hasAttribute("href"))
+    }
+
+    /// `isLinkForSelectors` for a caller that has already seen whether the element has an `href`.
+    func isLinkForSelectors(hasHref: Bool) -> Bool {
+        hasHref && isHTML && (localName == "a" || localName == "area")
     }
 }

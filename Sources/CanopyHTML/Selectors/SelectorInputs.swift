@@ -24,9 +24,6 @@ public final class SelectorInputs: Sendable {
     /// The name keys (`NameKey`) of the attribute names in `attributeTable`: most attributes an
     /// element carries are named by no condition, which comparing keys tells without hashing.
     private let attributeNameKeys: [UInt64]
-    private static let idKey = NameKey.of("id")
-    private static let classKey = NameKey.of("class")
-    private static let hrefKey = NameKey.of("href")
 
     public init(_ selectors: some Sequence<StyleSelector>) {
         var collected = Collector()
@@ -62,13 +59,13 @@ public final class SelectorInputs: Sendable {
         for index in storage.attributeRange(node: node) {
             let key = storage.attributeNameKeys[index]
             // Keys of names of up to seven bytes are the names: `id` and `class` need no more.
-            if key == Self.idKey {
+            if key == NameKey.id {
                 // The first `id`, as `attribute("id")` reads it.
                 if !seenID, !idTable.isEmpty, let feature = idTable.value(forUTF8: storage.attributeBytes(at: index)) {
                     signature.append(feature)
                 }
                 seenID = true
-            } else if key == Self.classKey {
+            } else if key == NameKey.class {
                 if !seenClass, !classTable.isEmpty {
                     SelectorMatcher.forEachWord(in: storage.attributeBytes(at: index)) { name in
                         if let feature = classTable.value(forUTF8: name) { signature.append(feature) }
@@ -76,7 +73,7 @@ public final class SelectorInputs: Sendable {
                     }
                 }
                 seenClass = true
-            } else if key == Self.hrefKey {
+            } else if key == NameKey.href {
                 hasHref = true
             }
             guard attributeNameKeys.contains(key), let list = attributeTable.value(for: storage.attributeNames[index]) else { continue }
@@ -89,8 +86,7 @@ public final class SelectorInputs: Sendable {
             }
         }
         if checkedFeature >= 0, element.isCheckedForSelectors { signature.append(checkedFeature) }
-        // `isLinkForSelectors`, with the `href` the pass saw.
-        if linkFeature >= 0, hasHref, isHTML, element.localName == "a" || element.localName == "area" { signature.append(linkFeature) }
+        if linkFeature >= 0, element.isLinkForSelectors(hasHref: hasHref) { signature.append(linkFeature) }
         if signature.count - start > 1 {
             // In place, by insertion: an element has a handful of features, and sorting the slice
             // copied it out and back for every element of every page.

@@ -93,9 +93,6 @@ enum SelectorMatcher {
         sameCodePoints(element.localName, element.isHTML ? typeName.lowercased : typeName.asWritten)
     }
 
-    private static let idKey = NameKey.of("id")
-    private static let classKey = NameKey.of("class")
-
     /// CSS compares code points; Swift's `==` would also equate canonically equivalent strings.
     static func sameCodePoints(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
@@ -107,11 +104,11 @@ enum SelectorMatcher {
         let storage = element.document.storage
         switch condition {
         case .id(let id):
-            guard let index = storage.attributeIndex(node: element.node, name: "id", key: idKey) else { return false }
+            guard let index = storage.attributeIndex(node: element.node, name: "id", key: NameKey.id) else { return false }
             var id = id
             return id.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { sameBytes($0, wanted) } }
         case .className(let name):
-            guard let index = storage.attributeIndex(node: element.node, name: "class", key: classKey) else { return false }
+            guard let index = storage.attributeIndex(node: element.node, name: "class", key: NameKey.class) else { return false }
             var name = name
             return name.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { containsWord($0, wanted) } }
         case .attribute(let attribute):
