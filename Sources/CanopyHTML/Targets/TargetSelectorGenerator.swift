@@ -41,12 +41,12 @@ public struct TargetSelectorGenerator: Sendable {
         /// time when first asked: tags from the document's name index, classes and each attribute
         /// from the elements that carry it (ids are the document's own index). Listing every feature of every element
         /// up front was half the cost of a page's selectors.
-        private var documentMatches: [UInt64: [Int32]] = [:]
+        private var documentMatches = FeatureTable<[Int32]>()
         private var indexedTags: Set<UInt64> = []
         private var indexedClasses = false
         private var indexedAttributes: Set<String> = []
         /// Per parent node: how many children each feature matches.
-        private var childFeatureCounts: [Int: [UInt64: Int32]] = [:]
+        private var childFeatureCounts: [Int: FeatureTable<Int32>] = [:]
         /// Per node: its document-unique piece, if any (ancestors are asked again for every descendant).
         private var documentUniquePieces: [Int: Piece?] = [:]
         private var siblingUniquePieces: [Int: Piece] = [:]
@@ -403,7 +403,7 @@ public struct TargetSelectorGenerator: Sendable {
                         let node = document.elementNodes[Int(position)]
                         if (storage.nodes[Int(node)].namespace == .html) == isHTML { nodes.append(node) }
                     }
-                    documentMatches[key.hash] = nodes
+                    documentMatches.set(key.hash, to: nodes)
                 }
             case .id(let id):
                 return document.idIndex[id] ?? []
@@ -416,7 +416,7 @@ public struct TargetSelectorGenerator: Sendable {
                         guard let index = storage.attributeIndex(node: node, name: "class") else { continue }
                         hashes.removeAll(keepingCapacity: true)
                         Self.appendClassHashes(of: storage.attributeBytes(at: index), to: &hashes)
-                        for hash in hashes { documentMatches[hash, default: []].append(Int32(node)) }
+                        for hash in hashes { documentMatches.update(hash, default: []) { $0.append(Int32(node)) } }
                     }
                 }
             case .attribute(let name):
@@ -428,8 +428,9 @@ public struct TargetSelectorGenerator: Sendable {
                         let value = storage.attributeBytes(at: index)
                         guard Self.isUsableAttributeValue(value) else { continue }
                         let isHTML = storage.nodes[node].namespace == .html
-                        documentMatches[FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value, default: []]
-                            .append(Int32(node))
+                        documentMatches.update(FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value, default: []) {
+                            $0.append(Int32(node))
+                        }
                     }
                 }
             }
@@ -482,14 +483,14 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         /// Counts of each feature among the children of `parent` (computed once per parent).
-        private func childCounts(of parent: Element) -> [UInt64: Int32] {
+        private func childCounts(of parent: Element) -> FeatureTable<Int32> {
             if let cached = childFeatureCounts[parent.node] { return cached }
-            var counts: [UInt64: Int32] = [:]
+            var counts = FeatureTable<Int32>()
             var hashes: [UInt64] = []
             var child = parent.firstElementChild
             while let current = child {
                 Self.ownFeatureHashes(of: current, into: &hashes)
-                for hash in hashes { counts[hash, default: 0] += 1 }
+                for hash in hashes { counts.update(hash, default: 0) { $0 += 1 } }
                 child = current.nextElementSibling
             }
             childFeatureCounts[parent.node] = counts
