@@ -101,8 +101,9 @@ let package = Package(
             // their libraries were a fifth of a `canopy check` (`canopy --version` 21.2 -> 12.1 ms,
             // a check 40.0 -> 28.8 ms, hyperfine, docs/benchmarks.md), for a larger binary.
             // Compiled with the flag too: the static Foundation module names the libraries it needs.
-            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            // Linux only: Apple platforms ship the runtime with the system and refuse the flag.
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         .executableTarget(
             name: "canopy-bench",
