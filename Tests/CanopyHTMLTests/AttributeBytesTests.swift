@@ -26,7 +26,7 @@ struct AttributeBytesTests {
                         for isHTML in [true, false] {
                             let expected = SelectorMatcher.attributeValueByCharacters(value, matches: condition, onHTMLElement: isHTML)
                             #expect(
-                                SelectorMatcher.attributeValue(value, matches: condition, onHTMLElement: isHTML) == expected,
+                                SelectorMatcher.attributeBytes(ArraySlice(Array(value.utf8)), match: condition.test, onHTMLElement: isHTML) == expected,
                                 "[\(attribute)\(String(describing: operation))\(wanted) \(flag)] on \(value.debugDescription), HTML \(isHTML)"
                             )
                             #expect(SelectorMatcher.attributeBytes(slice, match: condition.test, onHTMLElement: isHTML) == expected)

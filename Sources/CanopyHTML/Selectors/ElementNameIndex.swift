@@ -2,14 +2,13 @@
 /// all name an element type or an attribute (`img`, `a[href]`, `[role="button"]`, `[lang]`) is
 /// tested only against elements that have it, instead of every element of the page.
 ///
-/// Each name's list is made the first time a selector asks for it, by one pass that compares
-/// names: an audit asks for a few dozen names, and comparing short strings is far cheaper than
-/// hashing every element's name and every attribute into a table up front.
+/// Elements by name come from the document's own index. Each attribute's list is made the first
+/// time a selector asks for it, by one pass that compares names: an audit asks for a few dozen,
+/// and comparing short strings is far cheaper than hashing every attribute into a table up front.
 ///
 /// Built once per audit and used for every rule; not thread-safe, so one per audit.
 public final class ElementNameIndex {
     public let document: Document
-    private var positionsByName: [String: [Int32]] = [:]
     private var positionsByAttribute: [String: [Int32]] = [:]
 
     public init(document: Document) {
@@ -50,10 +49,7 @@ public final class ElementNameIndex {
     private func positions(for key: SubjectKey) -> [Int32] {
         switch key {
         case .localName(let name):
-            if let known = positionsByName[name] { return known }
-            let found = document.elementPositions(named: name)
-            positionsByName[name] = found
-            return found
+            return document.elementPositions(named: name)
         case .attribute(let name):
             if let known = positionsByAttribute[name] { return known }
             let found = document.elementPositions(withAttribute: name)

@@ -133,15 +133,8 @@ enum SelectorMatcher {
         return attributeBytes(storage.attributeBytes(at: index), match: condition.test, onHTMLElement: isHTML)
     }
 
-    /// Whether `value`, the value of the attribute `condition` names, satisfies it.
-    static func attributeValue(_ value: String, matches condition: AttributeCondition, onHTMLElement isHTML: Bool) -> Bool {
-        var value = value
-        return value.withUTF8 { attributeBytes(ArraySlice($0), match: condition.test, onHTMLElement: isHTML) }
-    }
-
-    /// `attributeValue(_:matches:onHTMLElement:)` on the UTF-8 bytes of the value, as a page keeps
-    /// them: CSS compares code points, which for valid UTF-8 is comparing bytes, and folds ASCII
-    /// letters only.
+    /// Whether the UTF-8 bytes of a value, as a page keeps them, satisfy `condition`: CSS compares
+    /// code points, which for valid UTF-8 is comparing bytes, and folds ASCII letters only.
     static func attributeBytes(_ actual: ArraySlice<UInt8>, match condition: AttributeValueTest, onHTMLElement isHTML: Bool) -> Bool {
         guard let operation = condition.operation else { return true }
         let ignoresCase = condition.ignoresCase(onHTMLElement: isHTML)
@@ -165,15 +158,7 @@ enum SelectorMatcher {
                 case .includesWord:
                     // A "word" with whitespace in it, or an empty one, can never be in the list.
                     guard !wanted.isEmpty, !wanted.contains(where: isASCIIWhitespace) else { return false }
-                    var start = 0
-                    while start < actual.count {
-                        while start < actual.count, isASCIIWhitespace(actual[start]) { start += 1 }
-                        var end = start
-                        while end < actual.count, !isASCIIWhitespace(actual[end]) { end += 1 }
-                        if end > start, end - start == wanted.count, occurs(at: start) { return true }
-                        start = end
-                    }
-                    return false
+                    return containsWord(in: actual) { start, count in count == wanted.count && occurs(at: start) }
                 case .dashPrefix:
                     guard actual.count >= wanted.count, occurs(at: 0) else { return false }
                     return actual.count == wanted.count || actual[wanted.count] == UInt8(ascii: "-")
@@ -244,15 +229,22 @@ enum SelectorMatcher {
     }
 
     static func containsWord(_ listBytes: UnsafeBufferPointer<UInt8>, _ wordBytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = listBytes.count
-        let wordCount = wordBytes.count
-        guard wordCount > 0 else { return false }
+        guard !wordBytes.isEmpty else { return false }
+        return containsWord(in: listBytes) { start, count in
+            count == wordBytes.count && memcmp(listBytes.baseAddress! + start, wordBytes.baseAddress!, count) == 0
+        }
+    }
+
+    /// Whether some word of `list` (a run between ASCII whitespace, given by its start and
+    /// length) satisfies `isWanted`.
+    @inline(__always)
+    private static func containsWord(in list: UnsafeBufferPointer<UInt8>, where isWanted: (_ start: Int, _ count: Int) -> Bool) -> Bool {
         var start = 0
-        while start < count {
-            while start < count, isASCIIWhitespace(listBytes[start]) { start += 1 }
+        while start < list.count {
+            while start < list.count, isASCIIWhitespace(list[start]) { start += 1 }
             var end = start
-            while end < count, !isASCIIWhitespace(listBytes[end]) { end += 1 }
-            if end - start == wordCount, memcmp(listBytes.baseAddress! + start, wordBytes.baseAddress!, wordCount) == 0 { return true }
+            while end < list.count, !isASCIIWhitespace(list[end]) { end += 1 }
+            if end > start, isWanted(start, end - start) { return true }
             start = end
         }
         return false
