@@ -78,11 +78,13 @@ public final class SQLiteDatabase {
         try execute("PRAGMA foreign_keys = ON")
         // The page cache bounds what a connection holds however large the store grows, so it
         // is one of the few things the soak benchmark sees grow until it is full: 32 MB made a
-        // 100,000-page crawl peak 64 MB above a 10,000-page one. Reads of a styled java.base
-        // crawl (strace, preads of the whole crawl, finding text looked up by digest): 2 MB
-        // (SQLite's default) 106,000, 8 MB 72,000, 32 MB 51,000; from the OS's cache, each costs
-        // a few microseconds.
-        try execute("PRAGMA cache_size = -8192")
+        // 100,000-page crawl peak 64 MB above a 10,000-page one. It is also what a styled crawl
+        // holds and an unstyled one does not (its store is a tenth the size and never fills the
+        // cache): at 8 MB the styled java.base crawl peaked at 119-122 MB, at 2 MB (SQLite's
+        // default) 111-113 MB, against 100-106 MB unstyled. The price is reads from the OS's
+        // cache, a few microseconds each on the store's own thread: 104,000 preads for that crawl
+        // instead of 72,000, and no change in its time.
+        try execute("PRAGMA cache_size = -2048")
     }
 
     deinit {
