@@ -28,7 +28,7 @@ final class CurlTransfer {
     private var bodyStarted = false
 
     init(request: FetchRequest) throws(FetchError) {
-        guard let handle = curl_easy_init() else {
+        guard let handle = canopy_curl_easy_init() else {
             throw .transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "\(request.url): could not create a curl handle")
         }
         self.request = request
@@ -40,8 +40,8 @@ final class CurlTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(customHeaders)
+        canopy_curl_easy_cleanup(handle)
+        canopy_curl_slist_free_all(customHeaders)
         errorBuffer.deallocate()
     }
 
@@ -50,7 +50,7 @@ final class CurlTransfer {
         let start = clock.now
         // The callbacks reach this object through an unretained pointer; the
         // method's own reference keeps it alive until curl_easy_perform returns.
-        let code = withExtendedLifetime(self) { curl_easy_perform(handle) }
+        let code = withExtendedLifetime(self) { canopy_curl_easy_perform(handle) }
         return try complete(code: code, elapsed: Self.seconds(clock.now - start))
     }
 
@@ -109,7 +109,7 @@ final class CurlTransfer {
         for header in request.headers {
             // "Name:" would tell curl to remove the header; "Name;" sends it empty.
             let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
-            guard let extended = curl_slist_append(customHeaders, line) else {
+            guard let extended = canopy_curl_slist_append(customHeaders, line) else {
                 throw .transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "\(request.url): could not build the header list")
             }
             customHeaders = extended
@@ -315,7 +315,7 @@ final class CurlTransfer {
     // MARK: - Helpers
 
     private static func describe(_ code: CURLcode) -> String {
-        String(cString: curl_easy_strerror(code))
+        String(cString: canopy_curl_easy_strerror(code))
     }
 
     /// "HTTP/1.1 301 Moved Permanently" or "HTTP/2 200" → the status code.

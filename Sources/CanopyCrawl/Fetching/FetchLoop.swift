@@ -148,7 +148,7 @@ public final class FetchLoop: @unchecked Sendable {
 
     public init(policy: FetchPolicy = FetchPolicy(), onComplete: @escaping @Sendable (FetchCompletion) -> Void) throws(FetchError) {
         try CurlLibrary.ensureInitialized()
-        guard let multi = curl_multi_init() else {
+        guard let multi = canopy_curl_multi_init() else {
             throw .transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "could not create a curl multi handle")
         }
         self.policy = policy
@@ -161,9 +161,9 @@ public final class FetchLoop: @unchecked Sendable {
     }
 
     deinit {
-        for handle in running.keys { curl_multi_remove_handle(multi, handle) }
+        for handle in running.keys { canopy_curl_multi_remove_handle(multi, handle) }
         running.removeAll()
-        curl_multi_cleanup(multi)
+        canopy_curl_multi_cleanup(multi)
     }
 
     /// Queues a job; its completion arrives through `onComplete` on the loop's thread.
@@ -172,7 +172,7 @@ public final class FetchLoop: @unchecked Sendable {
             inbox.append(job)
             outstanding += 1
         }
-        curl_multi_wakeup(multi)
+        canopy_curl_multi_wakeup(multi)
     }
 
     /// Jobs submitted and not yet completed.
@@ -183,20 +183,20 @@ public final class FetchLoop: @unchecked Sendable {
     public func setMinimumInterval(_ seconds: Double, forHostOf url: String) {
         let host = Self.hostKey(of: url)
         lock.withLock { intervalOverrides[host] = max(0, seconds) }
-        curl_multi_wakeup(multi)
+        canopy_curl_multi_wakeup(multi)
     }
 
     /// Lets `run` return once every submitted job has completed.
     public func finish() {
         lock.withLock { finishRequested = true }
-        curl_multi_wakeup(multi)
+        canopy_curl_multi_wakeup(multi)
     }
 
     /// Abandons queued jobs (they complete with no further attempt) and returns from `run`
     /// after the transfers in flight are aborted.
     public func stop() {
         lock.withLock { stopRequested = true }
-        curl_multi_wakeup(multi)
+        canopy_curl_multi_wakeup(multi)
     }
 
     /// Drives the transfers until `finish()` (and nothing is left) or `stop()`.
@@ -217,7 +217,7 @@ public final class FetchLoop: @unchecked Sendable {
             startEligibleTransfers(now: now, overrides: overrides)
 
             var stillRunning: Int32 = 0
-            curl_multi_perform(multi, &stillRunning)
+            canopy_curl_multi_perform(multi, &stillRunning)
             collectFinishedTransfers()
 
             if finishing, running.isEmpty, delayed.isEmpty, !hosts.values.contains(where: \.hasWaiting),
@@ -225,7 +225,7 @@ public final class FetchLoop: @unchecked Sendable {
                 return
             }
             var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, Int32(pollTimeoutMilliseconds(now: clock.now)), &ready)
+            canopy_curl_multi_poll(multi, nil, 0, Int32(pollTimeoutMilliseconds(now: clock.now)), &ready)
         }
     }
 
@@ -281,9 +281,9 @@ public final class FetchLoop: @unchecked Sendable {
                 throw .invalidHeader(header.name)
             }
             let transfer = try CurlTransfer(request: request)
-            let code = curl_multi_add_handle(multi, transfer.handle)
+            let code = canopy_curl_multi_add_handle(multi, transfer.handle)
             guard code == CURLM_OK else {
-                throw .transport(code: Int(code.rawValue), message: "\(request.url): \(String(cString: curl_multi_strerror(code)))")
+                throw .transport(code: Int(code.rawValue), message: "\(request.url): \(String(cString: canopy_curl_multi_strerror(code)))")
             }
             running[transfer.handle] = Running(transfer: transfer, job: waiting.job, attempt: waiting.attempt, host: host, started: now)
             return true
@@ -295,12 +295,12 @@ public final class FetchLoop: @unchecked Sendable {
 
     private func collectFinishedTransfers() {
         var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
+        while let message = canopy_curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                   let finished = running.removeValue(forKey: handle)
             else { continue }
             let code = message.pointee.data.result
-            curl_multi_remove_handle(multi, handle)
+            canopy_curl_multi_remove_handle(multi, handle)
             hosts[finished.host, default: HostState(nextStart: clock.now)].inFlight -= 1
             let elapsed = CurlTransfer.seconds(clock.now - finished.started)
             let result: Result<FetchResponse, FetchError>
@@ -382,7 +382,7 @@ public final class FetchLoop: @unchecked Sendable {
 
     private func abandonEverything() {
         for (handle, running) in running {
-            curl_multi_remove_handle(multi, handle)
+            canopy_curl_multi_remove_handle(multi, handle)
             complete(running.job, .failure(.transport(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "\(running.job.request.url): crawl stopped")), attempts: running.attempt)
         }
         running.removeAll()

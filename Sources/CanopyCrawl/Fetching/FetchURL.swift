@@ -49,21 +49,21 @@ private final class CurlURLHandle {
     private let handle: OpaquePointer
 
     init?() {
-        guard let handle = curl_url() else { return nil }
+        guard let handle = canopy_curl_url() else { return nil }
         self.handle = handle
     }
 
-    deinit { curl_url_cleanup(handle) }
+    deinit { canopy_curl_url_cleanup(handle) }
 
     /// Sets the whole URL; a relative one resolves against the URL already set.
     func set(_ url: String, flags: UInt32) -> Bool {
-        curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK
+        canopy_curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK
     }
 
     func fullURL() -> String? {
         var text: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, CURLUPART_URL, &text, 0) == CURLUE_OK, let text else { return nil }
-        defer { curl_free(text) }
+        guard canopy_curl_url_get(handle, CURLUPART_URL, &text, 0) == CURLUE_OK, let text else { return nil }
+        defer { canopy_curl_free(text) }
         return String(cString: text)
     }
 }
