@@ -11,12 +11,17 @@ struct SQLiteDatabaseTests {
         let hostile = "x'); DROP TABLE items; --"
         try database.run("INSERT INTO items VALUES (?, ?, ?, ?)", [.text(hostile), .integer(42), .real(0.5), .null])
         try database.run("INSERT INTO items VALUES (?, ?, ?, ?)", ["é ✓ \u{0}end", 7, 1.25, "n"])
+        // Empty text stays text, and a string Foundation made (not native Swift storage) binds its bytes.
+        let bridged = NSString(string: "bridged ✓ \(String(repeating: "x", count: 40))") as String
+        try database.run("INSERT INTO items VALUES (?, ?, ?, ?)", [.text(""), .integer(3), .real(2), .text(bridged)])
         let rows = try database.query("SELECT name, count, ratio, note FROM items ORDER BY count DESC") {
             ($0.string(0), $0.int(1), $0.double(2), $0.optionalString(3))
         }
-        #expect(rows.count == 2)
+        #expect(rows.count == 3)
         #expect(rows[0] == (hostile, 42, 0.5, nil))
         #expect(rows[1] == ("é ✓ \u{0}end", 7, 1.25, "n"))
+        #expect(rows[2] == ("", 3, 2, bridged))
+        #expect(try database.queryFirst("SELECT typeof(name) FROM items WHERE count = 3") { $0.string(0) } == "text")
     }
 
     /// Literals are cached by where they lie, composed texts by their text; a statement is still
