@@ -173,9 +173,13 @@ public struct ColorContrast: Sendable {
                 "A script of the page attaches a shadow root to \(host == element ? "this element" : Self.describe(host)): what it shows, and in which colours, is known only once the script runs."
             )
         }
-        let text = Self.visibleText(of: element)
-        if !text.isEmpty, Self.isOnlyNonBMP(text) {
-            return undecided("nonBmp", "The text is only icon-font or symbol characters, whose contrast a person must judge.")
+        // A letter or digit of the element's own text rules out an icon font, read in place: the
+        // folded text, a string, is made only when none has one (and for the few that fail).
+        if !element.containsTextChild(whereBytes: { $0.contains(where: Self.isASCIIAlphanumeric) }) {
+            let text = Self.visibleText(of: element)
+            if !text.isEmpty, Self.isOnlyNonBMP(text) {
+                return undecided("nonBmp", "The text is only icon-font or symbol characters, whose contrast a person must judge.")
+            }
         }
         if let pseudo = ContrastFacts.of(page).pseudoElementWithBackground(around: element) {
             return undecided("pseudoContent", "A ::\(pseudo) pseudo-element with a background may sit behind this text.")
@@ -230,7 +234,7 @@ public struct ColorContrast: Sendable {
         if isEqual {
             return undecided("equalRatio", "The text colour equals its background (1:1): the text is probably hidden on purpose, which a person must confirm.")
         }
-        if text.count == 1 {
+        if Self.visibleText(of: element).count == 1 {
             return undecided("shortTextContent", "A single character at \(Self.number(truncated)):1 may be an icon rather than text; a person must judge.")
         }
         let summary = "\(Self.number(truncated)):1, needs \(Self.number(required)):1 (text \(shown.hex) on \(background.hex), "
