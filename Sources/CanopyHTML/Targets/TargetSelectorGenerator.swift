@@ -144,9 +144,19 @@ public struct TargetSelectorGenerator: Sendable {
             }
 
             static func attribute(name: String, value: some Sequence<UInt8>, onHTMLElement: Bool) -> FeatureHash {
+                attribute(name: name, value: value, onHTMLElement: onHTMLElement, isCaseInsensitive: isCaseInsensitive(name))
+            }
+
+            /// Whether HTML elements compare the attribute's values without case: asked once per
+            /// name by callers that hash many values of one name.
+            static func isCaseInsensitive(_ name: String) -> Bool {
+                HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(name)
+            }
+
+            static func attribute(name: String, value: some Sequence<UInt8>, onHTMLElement: Bool, isCaseInsensitive: Bool) -> FeatureHash {
                 var hash = FeatureHash(onHTMLElement ? .htmlAttribute : .foreignAttribute).adding(name.utf8)
                 hash.add(0xFF)
-                if onHTMLElement, HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(name) {
+                if onHTMLElement, isCaseInsensitive {
                     for byte in value { hash.add(byte.asciiLowercased) }
                 } else {
                     for byte in value { hash.add(byte) }
@@ -239,6 +249,21 @@ public struct TargetSelectorGenerator: Sendable {
             uniqueKeysWithValues: (specificAttributes + genericAttributes).enumerated().map { ($0.element, $0.offset) }
         )
 
+        /// The ranked names with their name keys, in rank order.
+        private static let rankedNameKeys: [(key: UInt64, name: String)] = (specificAttributes + genericAttributes).map {
+            (NameKey.of($0), $0)
+        }
+
+        /// `attributeRanks` of the attribute at `index`, by the name key the page already has:
+        /// hashing each attribute's name into the dictionary was most of reading an element's pieces.
+        private static func rank(ofAttributeAt index: Int, in storage: NodeStorage) -> Int? {
+            let key = storage.attributeNameKeys[index]
+            for (rank, ranked) in rankedNameKeys.enumerated() where NameKey.same(key, storage.attributeNames[index], as: ranked.key, ranked.name) {
+                return rank
+            }
+            return nil
+        }
+
         /// Longer values make unwieldy selectors (and tend to change, like tracking URLs).
         private static let maximumAttributeValueLength = 64
 
@@ -252,12 +277,16 @@ public struct TargetSelectorGenerator: Sendable {
         /// The element's distinctive attributes in rank order, in one pass over its attributes.
         private static func distinctiveAttributes(of element: Element) -> [(name: String, value: String, rank: Int)] {
             var found: [(name: String, value: String, rank: Int)] = []
-            // Names first: only the values of ranked attributes are worth reading.
-            for name in element.attributeNames {
-                guard let rank = attributeRanks[name], let value = element.attribute(name), isUsableAttributeValue(value),
-                    !found.contains(where: { $0.name == name })
-                else { continue }
-                found.append((name, value, rank))
+            var seenRanks: [Int] = []
+            let storage = element.document.storage
+            // Names first: only the values of ranked attributes are worth reading. The first
+            // attribute of a name decides, as `attribute(_:)` reads it.
+            for index in storage.attributeRange(node: element.node) {
+                guard let rank = rank(ofAttributeAt: index, in: storage), !seenRanks.contains(rank) else { continue }
+                seenRanks.append(rank)
+                let value = String(decoding: storage.attributeBytes(at: index), as: UTF8.self)
+                guard isUsableAttributeValue(value) else { continue }
+                found.append((storage.attributeNames[index], value, rank))
             }
             return found.count > 1 ? found.sorted { $0.rank < $1.rank } : found
         }
@@ -291,7 +320,7 @@ public struct TargetSelectorGenerator: Sendable {
                 } else if name == "class" {
                     if !seenNames.contains("class") { appendClassHashes(of: value, to: &hashes) }
                     seenNames.append(name)
-                } else if let rank = attributeRanks[name], !seenNames.contains(name) {
+                } else if let rank = rank(ofAttributeAt: index, in: storage), !seenNames.contains(name) {
                     // The first attribute of a name decides, as `attribute(_:)` reads it.
                     seenNames.append(name)
                     if isUsableAttributeValue(value) {
@@ -422,13 +451,16 @@ public struct TargetSelectorGenerator: Sendable {
             case .attribute(let name):
                 // Only ranked attributes make pieces.
                 if Self.attributeRanks[name] != nil, indexedAttributes.insert(name).inserted {
+                    let key = NameKey.of(name)
+                    let isCaseInsensitive = FeatureHash.isCaseInsensitive(name)
                     for position in document.elementPositions(withAttribute: name) {
                         let node = Int(document.elementNodes[Int(position)])
-                        guard let index = storage.attributeIndex(node: node, name: name) else { continue }
+                        guard let index = storage.attributeIndex(node: node, name: name, key: key) else { continue }
                         let value = storage.attributeBytes(at: index)
                         guard Self.isUsableAttributeValue(value) else { continue }
                         let isHTML = storage.nodes[node].namespace == .html
-                        documentMatches.update(FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value, default: []) {
+                        let hash = FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML, isCaseInsensitive: isCaseInsensitive)
+                        documentMatches.update(hash.value, default: []) {
                             $0.append(Int32(node))
                         }
                     }
@@ -454,7 +486,9 @@ public struct TargetSelectorGenerator: Sendable {
             var bestLength = Int.max
             for var piece in pieces {
                 let text = piece.text
-                let length = text.count
+                // Characters, counted by bytes where each byte is one (ASCII without a CR, which
+                // joins a following LF): grapheme breaking was a sixth of choosing a piece.
+                let length = text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? text.utf8.count : text.count
                 guard length < bestLength else { continue }
                 piece.keptText = text
                 best = piece
