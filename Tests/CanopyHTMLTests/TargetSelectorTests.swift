@@ -105,6 +105,22 @@ struct TargetSelectorTests {
         try expectEveryElementTargetedExactly(document, label: "preferences")
     }
 
+    /// Ranked attributes are found by the page's name keys, which names longer than seven bytes
+    /// can share: `data-testie` and `aria-labex` have the keys of `data-testid` and `aria-label`.
+    @Test func longAttributeNamesAreRankedByTheWholeName() throws {
+        let document = selectorTestDocument("""
+            <html><body>
+            <button data-testie="x">A</button><button data-testie="y">B</button>
+            <button data-testid="save">Save</button><button aria-label="Close">x</button><button aria-labex="Open">+</button>
+            </body></html>
+            """)
+        #expect(try selector(document, "[data-testid]") == "[data-testid=\"save\"]")
+        #expect(try selector(document, "[aria-label]") == "[aria-label=\"Close\"]")
+        #expect(try selector(document, "[data-testie=x]") == "body > button:nth-child(1)")
+        #expect(try selector(document, "[aria-labex]") == "body > button:nth-child(5)")
+        try expectEveryElementTargetedExactly(document, label: "long names")
+    }
+
     @Test func pathsStopAtAClassThatIsAlreadyUniqueWithItsChild() throws {
         let document = selectorTestDocument("""
             <html><body>
