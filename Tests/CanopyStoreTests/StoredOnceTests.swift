@@ -201,4 +201,18 @@ struct StoredOnceTests {
         #expect(try store.trendReport().runs.count == 3)
         #expect(try Self.rows(store, "SELECT COUNT(*) FROM finding_details") == 6)
     }
+
+    /// Pass counts are read by bytes; what they read and what they refuse is what reading them
+    /// by characters did, a combining mark after a comma included.
+    @Test func passCountsReadBackAndRefuseWhatIsNotCounts() throws {
+        let rules: [Int64: String] = [1: "image-alt", 3: "link-name", 12: "region"]
+        let text = PassCounts.text([(3, 2), (1, 5), (12, 40)])
+        #expect(text == "1:5,3:2,12:40")
+        #expect(try PassCounts.counts(text, ruleIDs: rules) == ["image-alt": 5, "link-name": 2, "region": 40])
+        #expect(try PassCounts.counts("", ruleIDs: rules) == [:])
+        #expect(try PassCounts.counts(",1:5,,", ruleIDs: rules) == ["image-alt": 5])
+        for corrupt in ["1:5,2:1", "1:5:6", "x:1", "1:", "1:5,\u{301}3:2", "1:5\u{301},3:2", "\u{661}:5"] {
+            #expect(throws: StoreError.self, "\(corrupt.debugDescription)") { try PassCounts.counts(corrupt, ruleIDs: rules) }
+        }
+    }
 }
