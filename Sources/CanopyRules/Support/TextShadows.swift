@@ -41,7 +41,8 @@ enum TextShadows {
     private static func read(
         _ value: String, textColor: RGBA, fontSize: Double, context: LengthContext, thinBelow: Double, ignoredFrom: Double?, anySides: Bool
     ) -> Reading {
-        guard value.lowercased() != "none" else { return .colors([]) }
+        // Nearly every element has the initial value, compared as written before lowercasing.
+        guard value != "none", value.lowercased() != "none" else { return .colors([]) }
         var shadows: [Shadow] = []
         for part in CSSValueParts.commaSeparated(value) where !part.isEmpty {
             guard let shadow = parse(part, textColor: textColor, context: context) else { return .tooComplex }
