@@ -121,6 +121,21 @@ struct TargetSelectorTests {
         try expectEveryElementTargetedExactly(document, label: "long names")
     }
 
+    /// An attribute value makes a piece up to 64 code points (not bytes) and without control characters.
+    @Test func longOrControlAttributeValuesMakeNoPiece() throws {
+        let longest = "/" + String(repeating: "é", count: 63)
+        let tooLong = "/" + String(repeating: "é", count: 64)
+        let document = selectorTestDocument("""
+            <html><body>
+            <a href="\(longest)">a</a><a href="\(tooLong)">b</a><a title="x&#9;y">c</a>
+            </body></html>
+            """)
+        #expect(try selector(document, "a:nth-child(1)") == "[href=\"\(longest)\"]")
+        #expect(try selector(document, "a:nth-child(2)") == "body > a:nth-child(2)")
+        #expect(try selector(document, "a:nth-child(3)") == "body > a:nth-child(3)")
+        try expectEveryElementTargetedExactly(document, label: "value limits")
+    }
+
     @Test func pathsStopAtAClassThatIsAlreadyUniqueWithItsChild() throws {
         let document = selectorTestDocument("""
             <html><body>

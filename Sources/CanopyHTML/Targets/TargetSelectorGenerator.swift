@@ -267,13 +267,6 @@ public struct TargetSelectorGenerator: Sendable {
         /// Longer values make unwieldy selectors (and tend to change, like tracking URLs).
         private static let maximumAttributeValueLength = 64
 
-        private static func isUsableAttributeValue(_ value: String) -> Bool {
-            // The byte count (O(1)) rules out most long values before counting code points.
-            !value.isEmpty && value.utf8.count <= maximumAttributeValueLength * 4
-                && value.unicodeScalars.count <= maximumAttributeValueLength
-                && !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-        }
-
         /// The element's distinctive attributes in rank order, in one pass over its attributes.
         private static func distinctiveAttributes(of element: Element) -> [(name: String, value: String, rank: Int)] {
             var found: [(name: String, value: String, rank: Int)] = []
@@ -284,9 +277,9 @@ public struct TargetSelectorGenerator: Sendable {
             for index in storage.attributeRange(node: element.node) {
                 guard let rank = rank(ofAttributeAt: index, in: storage), !seenRanks.contains(rank) else { continue }
                 seenRanks.append(rank)
-                let value = String(decoding: storage.attributeBytes(at: index), as: UTF8.self)
-                guard isUsableAttributeValue(value) else { continue }
-                found.append((storage.attributeNames[index], value, rank))
+                let bytes = storage.attributeBytes(at: index)
+                guard isUsableAttributeValue(bytes) else { continue }
+                found.append((storage.attributeNames[index], String(decoding: bytes, as: UTF8.self), rank))
             }
             return found.count > 1 ? found.sorted { $0.rank < $1.rank } : found
         }
@@ -341,8 +334,9 @@ public struct TargetSelectorGenerator: Sendable {
             }
         }
 
-        /// `isUsableAttributeValue` on UTF-8 bytes: scalars counted by their lead bytes, control
-        /// characters by their single byte.
+        /// A value of at most `maximumAttributeValueLength` code points and no control character,
+        /// read from its UTF-8 bytes: code points counted by their lead bytes, control characters
+        /// by their single byte.
         private static func isUsableAttributeValue(_ value: ArraySlice<UInt8>) -> Bool {
             guard !value.isEmpty, value.count <= maximumAttributeValueLength * 4 else { return false }
             var scalars = 0
