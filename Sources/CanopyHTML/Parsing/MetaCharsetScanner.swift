@@ -5,6 +5,11 @@ enum MetaCharsetScanner {
         let prefix = bytes.prefix(1024).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }  // ASCII lowercase
         var index = 0
         while index < prefix.count {
+            // Both things looked for start with "<": other bytes are passed over without comparing.
+            guard prefix[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
             if matches(prefix, at: index, "<!--") {
                 index = find(prefix, "-->", from: index + 4).map { $0 + 3 } ?? prefix.count
             } else if matches(prefix, at: index, "<meta"), index + 5 < prefix.count,
