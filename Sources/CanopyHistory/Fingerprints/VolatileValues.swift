@@ -293,6 +293,18 @@ struct URLParts {
     var query: Substring?
 
     init(_ url: String) {
+        // Crawled URLs are ASCII (percent-encoded): read by bytes, where each byte is a character
+        // (no CR, which joins a following LF). By characters, with Foundation's `range(of:)`,
+        // this took 70,000 instructions a URL, three times a page.
+        if url.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            self.init(asciiURL: url)
+        } else {
+            self.init(byCharacters: url)
+        }
+    }
+
+    /// `init(_:)` by characters: the definition, and the path for other text.
+    init(byCharacters url: String) {
         var rest = Substring(url)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         if let question = rest.firstIndex(of: "?") {
@@ -311,6 +323,38 @@ struct URLParts {
             rest = rest[slash...]
         }
         path = rest
+    }
+
+    private init(asciiURL url: String) {
+        let bytes = url.utf8
+        var end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        if let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = url[bytes.index(after: question)..<end]
+            end = question
+        }
+        var start = bytes.startIndex
+        var hostStart: String.Index?
+        if let separator = Self.firstSchemeSeparator(in: bytes[..<end]) {
+            hostStart = bytes.index(separator, offsetBy: 3)
+        } else if bytes[..<end].starts(with: "//".utf8) {
+            hostStart = bytes.index(start, offsetBy: 2)
+        }
+        if let hostStart {
+            let slash = bytes[hostStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            host = url[hostStart..<slash]
+            start = slash
+        }
+        path = url[start..<end]
+    }
+
+    /// Where the first "://" starts.
+    private static func firstSchemeSeparator(in bytes: Substring.UTF8View) -> String.Index? {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index...].starts(with: "://".utf8) { return index }
+            index = bytes.index(after: index)
+        }
+        return nil
     }
 }
 

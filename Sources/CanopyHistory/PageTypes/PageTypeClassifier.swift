@@ -81,8 +81,17 @@ public struct PageTypeClassifier: Sendable {
         fileprivate let tree: Node
         let byHost: Bool
 
-        fileprivate static func segments(of parts: URLParts) -> [String] {
-            parts.path.split(separator: "/", omittingEmptySubsequences: true).map(VolatileValues.collapsedSegment)
+        static func segments(of parts: URLParts) -> [String] {
+            let path = parts.path
+            // Split by bytes where each byte is a character (ASCII without a CR): split by
+            // characters, this was most of learning and naming a page's type.
+            guard path.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return segmentsByCharacters(of: path) }
+            return path.utf8.split(separator: UInt8(ascii: "/")).map { VolatileValues.collapsedSegment(Substring($0)) }
+        }
+
+        /// `segments(of:)` by characters: the definition, and the path for other paths.
+        static func segmentsByCharacters(of path: Substring) -> [String] {
+            path.split(separator: "/", omittingEmptySubsequences: true).map(VolatileValues.collapsedSegment)
         }
 
         public func pageType(of url: String) -> String {
