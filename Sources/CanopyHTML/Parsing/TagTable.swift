@@ -1,7 +1,7 @@
 internal import CLibXML2
 
 /// What tree repair needs to know about an element name, as bit flags.
-struct TagFlags: OptionSet {
+struct TagFlags: OptionSet, Sendable {
     let rawValue: UInt32
 
     static let closesParagraph = TagFlags(rawValue: 1 << 0)
@@ -75,7 +75,7 @@ struct TagFlags: OptionSet {
 /// nearly always comes back as the same pointer: a lookup is one hash of the address. A name seen
 /// at a new address is found by its bytes, in a second small table.
 final class TagTable {
-    struct Entry {
+    struct Entry: Sendable {
         let name: String
         let key: UInt64
         let flags: TagFlags
@@ -87,6 +87,51 @@ final class TagTable {
     /// Entry number + 1 by content hash slot, and by address slot (0: empty).
     @exclusivity(unchecked) private var byContent = [Int32](repeating: 0, count: slotCount)
     @exclusivity(unchecked) private var byAddress = [(address: UInt, entry: Int32)](repeating: (0, 0), count: slotCount)
+
+    /// A table that starts with the entries of the names most pages use, made once for the
+    /// process: each parse made the same few dozen entries again (a string, a key and flags each,
+    /// 3,000 instructions). The arrays are copied when first written, not when the table is made.
+    init() {
+        let seed = Self.seed
+        entries = seed.entries
+        entryBytes = seed.entryBytes
+        byContent = seed.byContent
+    }
+
+    private init(seeding names: [String]) {
+        for name in names {
+            name.withCString { _ = entryIndex(byContentOf: UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }
+        }
+    }
+
+    private struct Seed: Sendable {
+        let entries: [Entry]
+        let entryBytes: [[UInt8]]
+        let byContent: [Int32]
+    }
+
+    private static let seed: Seed = {
+        let table = TagTable(seeding: commonNames)
+        return Seed(entries: table.entries, entryBytes: table.entryBytes, byContent: table.byContent)
+    }()
+
+    /// HTML's element names and the attribute names most pages carry.
+    static let commonNames = [
+        "html", "head", "body", "title", "meta", "link", "style", "script", "noscript", "base", "template",
+        "header", "footer", "nav", "main", "aside", "section", "article", "search", "dialog", "address",
+        "h1", "h2", "h3", "h4", "h5", "h6", "hgroup", "p", "div", "span", "a", "em", "strong", "b", "i", "u", "s",
+        "small", "mark", "abbr", "cite", "code", "kbd", "samp", "var", "sub", "sup", "q", "blockquote", "pre",
+        "br", "hr", "wbr", "img", "picture", "source", "figure", "figcaption", "video", "audio", "track",
+        "iframe", "embed", "object", "canvas", "svg", "math", "ul", "ol", "li", "dl", "dt", "dd", "menu",
+        "table", "caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "th", "td", "form", "fieldset",
+        "legend", "label", "input", "button", "select", "option", "optgroup", "textarea", "output", "progress",
+        "meter", "details", "summary", "time", "data", "ins", "del", "map", "area",
+        "id", "class", "href", "src", "alt", "name", "type", "value", "rel", "lang", "content", "charset",
+        "http-equiv", "role", "tabindex", "target", "for", "width", "height", "action", "method", "hidden",
+        "disabled", "checked", "placeholder", "aria-label", "aria-labelledby", "aria-describedby", "aria-hidden",
+        "aria-expanded", "aria-controls", "media", "sizes", "srcset", "colspan", "rowspan", "scope", "headers",
+        "dir", "xmlns", "viewbox",
+    ]
 
     func entry(_ pointer: UnsafePointer<xmlChar>) -> Entry {
         let address = UInt(bitPattern: pointer)
