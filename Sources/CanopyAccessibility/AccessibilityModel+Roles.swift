@@ -53,7 +53,7 @@ extension AccessibilityModel {
     }
 
     static func explicitRole(of element: Element, options: RoleOptions) -> String? {
-        guard let value = element.attribute("role") else { return nil }
+        guard let value = element.attribute(.role) else { return nil }
         // Nearly every value is one lowercase token: then trimming, lowercasing and splitting
         // (character by character) change nothing.
         if isLowercaseToken(value) { return isAccepted(value, options: options) ? value : nil }

@@ -253,7 +253,7 @@ public final class AccessibilityModel {
         var above = current.map { disabling[$0.position] } ?? 0
         for node in disablingChain.reversed() {
             var own: UInt8 = 0
-            if above & Self.ariaDisabled != 0 || node.attribute("aria-disabled")?.lowercased() == "true" { own |= Self.ariaDisabled }
+            if above & Self.ariaDisabled != 0 || node.attribute(.ariaDisabled)?.lowercased() == "true" { own |= Self.ariaDisabled }
             if let disables = Focusability.fieldsetDisabling(by: node) {
                 if disables { own |= Self.fieldsetDisabled }
             } else {

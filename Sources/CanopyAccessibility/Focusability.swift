@@ -18,7 +18,7 @@ enum Focusability {
 
     static func hasDisabledAttribute(_ element: Element) -> Bool {
         // The attribute first: most elements have none of it, and a set lookup hashes the name.
-        element.isHTML && element.hasAttribute("disabled") && disableable.contains(element.localName)
+        element.isHTML && element.hasAttribute(.disabled) && disableable.contains(element.localName)
     }
 
     /// What a box decides for what it contains: a disabled fieldset disables it (true), a legend
@@ -26,7 +26,7 @@ enum Focusability {
     /// ancestors (nil). `AccessibilityModel` keeps the answer per element from the same rule.
     static func fieldsetDisabling(by box: Element) -> Bool? {
         if box.localName == "legend" { return false }
-        if box.localName == "fieldset" && box.hasAttribute("disabled") { return true }
+        if box.localName == "fieldset" && box.hasAttribute(.disabled) { return true }
         return nil
     }
 

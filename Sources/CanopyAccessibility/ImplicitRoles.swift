@@ -61,7 +61,7 @@ public enum ImplicitRoles {
     ) -> String? {
         switch kind {
         case .fixed(let role): return role
-        case .link: return element.hasAttribute("href") ? "link" : nil
+        case .link: return element.hasAttribute(.href) ? "link" : nil
         case .aside:
             // Inside other sectioning content, an aside is a landmark only when it has a name.
             let nested = element.parent.map { isInSectioningContent($0, includingMain: false, includingSelf: true) } ?? false

@@ -12,4 +12,27 @@ struct NameKeyTests {
         #expect(NameKey.of(name) == expected)
         #expect(NameKey.of(String(Substring(name))) == expected)
     }
+
+    /// An attribute asked for by a name whose key is made once reads what asking by the name reads,
+    /// for names that share a key with another (same length, same first seven bytes) too.
+    @Test func attributesByPreparedNameMatchByName() throws {
+        let document = HTMLParser().parse(
+            html: """
+            <div role="main" aria-disabled="true" aria-disabledx="no" data-testid="t" data-testix="u" style="color: red">
+            <svg viewBox="0 0 1 1"></svg><a href="/x" type="a" type="b" id="i"></a><p aria-disablex="y"></p></div>
+            """
+        )
+        let names = ["role", "aria-disabled", "data-testid", "style", "href", "type", "id", "viewBox", "aria-disablex", "missing"]
+        let root = try #require(document.documentElement)
+        for element in [root] + Array(root.descendants) {
+            for name in names {
+                #expect(element.attribute(AttributeName(name)) == element.attribute(name), "\(element.localName) \(name)")
+                #expect(element.hasAttribute(AttributeName(name)) == element.hasAttribute(name), "\(element.localName) \(name)")
+            }
+            #expect(element.attribute(.ariaDisabled) == element.attribute("aria-disabled"))
+            #expect(element.attribute(.dataTestID) == element.attribute("data-testid"))
+        }
+        let div = try #require(document.elements(named: "div").first)
+        #expect(div.attribute(.ariaDisabled) == "true" && div.attribute(.dataTestID) == "t")
+    }
 }

@@ -69,6 +69,7 @@ public struct LinkExtractor: Sendable {
     }
 
     private static let linkElementNames = ["a", "area", "iframe", "frame", "base", "link", "meta"]
+    private static let rel = AttributeName("rel")
 
     /// `pageURL` is the final URL the page was fetched from (after redirects).
     public func extract(from document: Document, pageURL: CrawlURL) -> PageLinks {
@@ -82,8 +83,8 @@ public struct LinkExtractor: Sendable {
         for element in candidates {
             switch element.localName {
             case "a", "area":
-                guard let href = element.attribute("href") else { continue }
-                let isNoFollow = Self.tokens(element.attribute("rel") ?? "").contains("nofollow")
+                guard let href = element.attribute(.href) else { continue }
+                let isNoFollow = Self.tokens(element.attribute(Self.rel) ?? "").contains("nofollow")
                 references.append((href, element.localName == "a" ? .anchor : .area, element.line, isNoFollow))
             case "iframe", "frame":
                 guard followsFrames, element.isHTML, let src = element.attribute("src") else { continue }

@@ -212,16 +212,16 @@ public final class PageFingerprinter {
 
     /// An ancestor's descriptor when it identifies a part of the page (landmark, stable id, test id).
     private func contextDescriptor(of ancestor: Element) -> String? {
-        let role = ancestor.attribute("role").map { $0.lowercased() }
+        let role = ancestor.attribute(.role).map { $0.lowercased() }
         let isLandmark = (ancestor.isHTML && Self.landmarkTags.contains(ancestor.localName)) || role.map(Self.landmarkRoles.contains) == true
-        let stableID = ancestor.id.flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
-        let testID = ancestor.attribute("data-testid")
+        let stableID = ancestor.attribute(.id).flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
+        let testID = ancestor.attribute(.dataTestID)
         guard isLandmark || stableID != nil || testID != nil else { return nil }
         var parts = [ancestor.localName]
         if let role { parts.append("role=" + role) }
         if let stableID { parts.append("#" + stableID) }
         if let testID { parts.append("testid=" + testID) }
-        if let label = ancestor.attribute("aria-label") { parts.append("label=" + VolatileValues.normalizedText(label)) }
+        if let label = ancestor.attribute(.ariaLabel) { parts.append("label=" + VolatileValues.normalizedText(label)) }
         return parts.joined(separator: "|")
     }
 
@@ -256,7 +256,7 @@ public final class PageFingerprinter {
         let bodyEnd = body.descendants.endIndex
         while position < bodyEnd {
             let element = document.element(atPosition: position)
-            let role = element.attribute("role").map { $0.lowercased() }
+            let role = element.attribute(.role).map { $0.lowercased() }
             let isLandmark = (element.isHTML && Self.isComponentTag(element.localName)) || role.map(Self.componentRoles.contains) == true
             let stableID = element.id.flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
             let isRoot: Bool
@@ -274,7 +274,7 @@ public final class PageFingerprinter {
             var name = element.localName
             if isLandmark, let role, Self.componentRoles.contains(role) { name += "[role=\(role)]" }
             if let stableID { name += "#" + stableID }
-            if let label = element.attribute("aria-label") { name += "[aria-label=\"\(VolatileValues.normalizedText(label))\"]" }
+            if let label = element.attribute(.ariaLabel) { name += "[aria-label=\"\(VolatileValues.normalizedText(label))\"]" }
             let seen = keyCounts[name, default: 0] + 1
             keyCounts[name] = seen
             let key = seen == 1 ? name : "\(name) (\(seen))"
@@ -296,8 +296,8 @@ public final class PageFingerprinter {
             guard !Self.isUnstructural(element.localName) else { continue }
             var hasher = StableHasher()
             hasher.combine(element.localName)
-            hasher.combine(element.attribute("role") ?? "")
-            hasher.combine(element.attribute("type") ?? "")
+            hasher.combine(element.attribute(.role) ?? "")
+            hasher.combine(element.attribute(.type) ?? "")
             var previous: UInt64?
             // Sibling links rather than `children`, which made an array for each element.
             var next = element.firstElementChild
@@ -339,7 +339,7 @@ private struct SubtreeContents {
         var main = document.elements(named: "main")
         var sections = ["header", "footer", "nav", "aside", "main", "h1"].flatMap(document.elements(named:))
         for element in document.elements(withAttribute: "role") {
-            guard let role = element.attribute("role")?.lowercased() else { continue }
+            guard let role = element.attribute(.role)?.lowercased() else { continue }
             if role == "main" { main.append(element) }
             if Self.sectionRoles.contains(role) { sections.append(element) }
         }

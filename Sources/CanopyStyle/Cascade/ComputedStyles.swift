@@ -303,7 +303,7 @@ public final class ComputedStyles {
             for rule in ruleScratch { signatureScratch.append(-1 - rule) }
         }
         let localName = element.localName
-        let styleText = element.attribute("style")
+        let styleText = element.attribute(.style)
         var hasher = Hasher()
         // The name's key word rather than the name: hashed for every element of every page.
         hasher.combine(element.localNameKey)
