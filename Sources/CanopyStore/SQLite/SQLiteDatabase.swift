@@ -218,8 +218,9 @@ final class SQLiteStatement {
             case .real(let number): status = sqlite3_bind_double(pointer, index, number)
             case .text(var text):
                 // The string's own bytes, not a NUL-terminated copy made for the call (a store
-                // write binds a dozen texts; the copies were a fifth of binding). An explicit byte
-                // count keeps text after an embedded NUL, and empty text is bound as text, not NULL.
+                // write binds a dozen texts; making and freeing the copies was two fifths of
+                // binding). An explicit byte count keeps text after an embedded NUL, and empty
+                // text is bound as text, not NULL.
                 status = text.withUTF8 { bytes in
                     guard let base = bytes.baseAddress, !bytes.isEmpty else {
                         return sqlite3_bind_text(pointer, index, "", 0, canopy_sqlite_transient())
