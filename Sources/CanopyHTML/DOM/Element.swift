@@ -52,14 +52,14 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// `attribute(_:)` with the name's key made once, for callers that ask every element.
     public func attribute(_ name: AttributeName) -> String? {
-        document.storage.attributeIndex(node: node, name: name.name, key: name.key).map(document.storage.attributeValue(at:))
+        document.storage.attributeIndex(node: node, name: name).map(document.storage.attributeValue(at:))
     }
 
     public func hasAttribute(_ name: AttributeName) -> Bool {
-        document.storage.attributeIndex(node: node, name: name.name, key: name.key) != nil
+        document.storage.attributeIndex(node: node, name: name) != nil
     }
 
-    public var id: String? { attribute("id") }
+    public var id: String? { attribute(.id) }
 
     /// The class names, split on ASCII whitespace as `classList` does.
     public var classNames: [String] {
@@ -94,8 +94,8 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         let storage = document.storage
         for index in storage.attributeRange(node: node) {
             let key = storage.attributeNameKeys[index]
-            for slot in names.keys.indices where values[slot] == nil
-                && NameKey.same(key, storage.attributeNames[index], as: names.keys[slot], names.names[slot]) {
+            for (slot, wanted) in names.names.enumerated() where values[slot] == nil
+                && NameKey.same(key, storage.attributeNames[index], as: wanted.key, wanted.name) {
                 values[slot] = storage.attributeValue(at: index)
             }
         }
@@ -352,6 +352,7 @@ public struct AttributeName: Sendable {
     }
 
     public static let id = AttributeName("id")
+    public static let `class` = AttributeName("class")
     public static let role = AttributeName("role")
     public static let type = AttributeName("type")
     public static let style = AttributeName("style")
@@ -364,11 +365,9 @@ public struct AttributeName: Sendable {
 
 /// Attribute names to read together with `Element.attributeValues(_:)`, their keys worked out once.
 public struct AttributeNameList: Sendable {
-    let names: [String]
-    let keys: [UInt64]
+    let names: [AttributeName]
 
     public init(_ names: [String]) {
-        self.names = names
-        keys = names.map(NameKey.of)
+        self.names = names.map(AttributeName.init)
     }
 }

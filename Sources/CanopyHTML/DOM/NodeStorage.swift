@@ -195,6 +195,10 @@ final class NodeStorage: @unchecked Sendable {
         attributeIndex(node: node, name: name, key: NameKey.of(name))
     }
 
+    func attributeIndex(node: Int, name: AttributeName) -> Int? {
+        attributeIndex(node: node, name: name.name, key: name.key)
+    }
+
     /// `attributeIndex(node:name:)` with the name's key made once by the caller.
     func attributeIndex(node: Int, name: String, key: UInt64) -> Int? {
         for index in attributeRange(node: node) where NameKey.same(attributeNameKeys[index], attributeNames[index], as: key, name) {
@@ -214,11 +218,6 @@ final class NodeStorage: @unchecked Sendable {
 /// decide equality for names of up to seven bytes (nearly every HTML element and attribute name);
 /// longer ones are confirmed with `==`.
 enum NameKey {
-    /// Keys of the attribute names the matcher and the cascade look for on every element.
-    static let id = of("id")
-    static let `class` = of("class")
-    static let href = of("href")
-
     static func of(_ name: String) -> UInt64 {
         // Over the UTF-8 buffer, not the view: asked for the name of every attribute read (2% of a
         // styled crawl when the bytes were iterated one view index at a time). Read in place when

@@ -116,7 +116,7 @@ final class TagTable {
     }()
 
     /// HTML's element names and the attribute names most pages carry.
-    static let commonNames = [
+    private static let commonNames = [
         "html", "head", "body", "title", "meta", "link", "style", "script", "noscript", "base", "template",
         "header", "footer", "nav", "main", "aside", "section", "article", "search", "dialog", "address",
         "h1", "h2", "h3", "h4", "h5", "h6", "hgroup", "p", "div", "span", "a", "em", "strong", "b", "i", "u", "s",

@@ -59,13 +59,13 @@ public final class SelectorInputs: Sendable {
         for index in storage.attributeRange(node: node) {
             let key = storage.attributeNameKeys[index]
             // Keys of names of up to seven bytes are the names: `id` and `class` need no more.
-            if key == NameKey.id {
+            if key == AttributeName.id.key {
                 // The first `id`, as `attribute("id")` reads it.
                 if !seenID, !idTable.isEmpty, let feature = idTable.value(forUTF8: storage.attributeBytes(at: index)) {
                     signature.append(feature)
                 }
                 seenID = true
-            } else if key == NameKey.class {
+            } else if key == AttributeName.class.key {
                 if !seenClass, !classTable.isEmpty {
                     SelectorMatcher.forEachWord(in: storage.attributeBytes(at: index)) { name in
                         if let feature = classTable.value(forUTF8: name) { signature.append(feature) }
@@ -73,7 +73,7 @@ public final class SelectorInputs: Sendable {
                     }
                 }
                 seenClass = true
-            } else if key == NameKey.href {
+            } else if key == AttributeName.href.key {
                 hasHref = true
             }
             guard attributeNameKeys.contains(key), let list = attributeTable.value(for: storage.attributeNames[index]) else { continue }

@@ -104,11 +104,11 @@ enum SelectorMatcher {
         let storage = element.document.storage
         switch condition {
         case .id(let id):
-            guard let index = storage.attributeIndex(node: element.node, name: "id", key: NameKey.id) else { return false }
+            guard let index = storage.attributeIndex(node: element.node, name: .id) else { return false }
             var id = id
             return id.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { sameBytes($0, wanted) } }
         case .className(let name):
-            guard let index = storage.attributeIndex(node: element.node, name: "class", key: NameKey.class) else { return false }
+            guard let index = storage.attributeIndex(node: element.node, name: .class) else { return false }
             var name = name
             return name.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { containsWord($0, wanted) } }
         case .attribute(let attribute):

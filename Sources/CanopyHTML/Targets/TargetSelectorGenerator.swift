@@ -436,7 +436,7 @@ public struct TargetSelectorGenerator: Sendable {
                     var hashes: [UInt64] = []
                     for position in document.elementPositions(withAttribute: "class") {
                         let node = Int(document.elementNodes[Int(position)])
-                        guard let index = storage.attributeIndex(node: node, name: "class") else { continue }
+                        guard let index = storage.attributeIndex(node: node, name: .class) else { continue }
                         hashes.removeAll(keepingCapacity: true)
                         Self.appendClassHashes(of: storage.attributeBytes(at: index), to: &hashes)
                         for hash in hashes { documentMatches.update(hash, default: []) { $0.append(Int32(node)) } }
