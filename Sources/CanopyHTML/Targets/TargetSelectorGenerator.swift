@@ -480,9 +480,9 @@ public struct TargetSelectorGenerator: Sendable {
             var bestLength = Int.max
             for var piece in pieces {
                 let text = piece.text
-                // Characters, counted by bytes where each byte is one (ASCII without a CR, which
-                // joins a following LF): grapheme breaking was a sixth of choosing a piece.
-                let length = text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? text.utf8.count : text.count
+                // Characters, counted by bytes where each is one: grapheme breaking was a sixth of
+                // choosing a piece.
+                let length = text.isOneCharacterPerByte ? text.utf8.count : text.count
                 guard length < bestLength else { continue }
                 piece.keptText = text
                 best = piece

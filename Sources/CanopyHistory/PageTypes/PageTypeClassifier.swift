@@ -1,3 +1,4 @@
+import CanopyHTML
 import CanopyStore
 /// Groups a run's URLs into page types (templates) by collapsing the path segments that vary from
 /// page to page: `/product/123-blue-shirt` and `/product/456-red-hat` are both `/product/*`.
@@ -83,9 +84,9 @@ public struct PageTypeClassifier: Sendable {
 
         static func segments(of parts: URLParts) -> [String] {
             let path = parts.path
-            // Split by bytes where each byte is a character (ASCII without a CR): split by
-            // characters, this was most of learning and naming a page's type.
-            guard path.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return segmentsByCharacters(of: path) }
+            // Split by bytes where each is a character: split by characters, this was most of
+            // learning and naming a page's type.
+            guard path.isOneCharacterPerByte else { return segmentsByCharacters(of: path) }
             return path.utf8.split(separator: UInt8(ascii: "/")).map { VolatileValues.collapsedSegment(Substring($0)) }
         }
 

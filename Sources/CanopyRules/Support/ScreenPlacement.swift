@@ -160,9 +160,9 @@ enum PlacedText {
     /// The first family of a `font-family` value, lower-cased (quotes kept): the font the text
     /// is drawn in when it loads.
     static func firstFontFamily(_ value: String) -> String {
-        // ASCII without a CR, where each byte is a character: split by characters, the whole
-        // list was read to take its first entry, 20,000 instructions a link in link-in-text-block.
-        if value.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return firstFontFamily(asciiBytes: value.utf8) }
+        // By bytes where each is a character: split by characters, the whole list was read to
+        // take its first entry, 20,000 instructions a link in link-in-text-block.
+        if value.isOneCharacterPerByte { return firstFontFamily(asciiBytes: value.utf8) }
         return firstFontFamilyByCharacters(value)
     }
 
