@@ -144,10 +144,9 @@ private final class LatestResultsJob: @unchecked Sendable {
         self.store = store
         self.run = run
         self.path = path
+        // Its connection has the small page cache every connection has (`SQLiteDatabase`): it
+        // reads the run's pages once, in order, and its memory comes on top of the other reports'.
         guard run != nil, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
-        // It reads the run's pages once, in order: a small cache serves that as well, and this
-        // connection's memory comes on top of the other reports'.
-        try? reader.withDatabase { try $0.execute("PRAGMA cache_size = -2048") }
         started = true
         Thread.detachNewThread { [self] in
             do { try write(through: reader) } catch { self.error = error }
