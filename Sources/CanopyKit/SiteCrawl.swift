@@ -209,6 +209,7 @@ public struct SiteCrawl: Sendable {
         coverage.stylesheets = StyleSheetCoverage(loaded: sheets.requested - sheets.failed - sheets.missing, failed: sheets.failed, missing: sheets.missing)
         summary.pagesClientRendered = tally.clientRendered
         summary.clientRenderedExamples = tally.clientRenderedExamples
+        var latestResults: LatestResultsFile?
         do {
             if stopper.wasStopped {
                 try store.markInterrupted(run, at: now())
@@ -226,6 +227,10 @@ public struct SiteCrawl: Sendable {
                     "  \(summary.pagesAudited) pages audited and recorded; run \(run) is marked interrupted and left out of trends"
                 ))
             } else {
+                // latest-results.jsonl reads nothing the analysis writes: it is written on the
+                // other core while the analysis runs, and committed with the reports. Without it
+                // (the folder cannot be written) the reports write it themselves, or say why not.
+                latestResults = try? LatestResultsFile(store: store, run: run, folder: reports)
                 try store.finish(run, coverage: coverage, endedAt: now())
                 // As the store counted it: with the pages of a resumed run's first part.
                 summary.coverage = try store.run(run)?.coverage
@@ -233,6 +238,7 @@ public struct SiteCrawl: Sendable {
             }
             try writeSummary(summary, run: run, to: reports)
         } catch {
+            latestResults?.discard()
             outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "could not complete the run record: \(error)")))
             outcome.exitStatus = .couldNotAudit
             return outcome
@@ -240,7 +246,7 @@ public struct SiteCrawl: Sendable {
         // The reports cover complete runs only, so an interrupted crawl leaves them showing the
         // last complete run; written either way so Reports/ always matches the store.
         do {
-            outcome.report = try ReportWriter(store: store, now: now).write(to: reports)
+            outcome.report = try ReportWriter(store: store, now: now).write(to: reports, latestResults: latestResults)
         } catch {
             outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "could not write the reports to \(reports): \(error)")))
             outcome.exitStatus = .couldNotAudit

@@ -8,7 +8,10 @@ protocol ByteSink: AnyObject {
 /// A report file written in pieces under a temporary name and renamed when `commit` is called,
 /// so a dashboard or a browser never reads half a file while a report is being written. A file
 /// dropped without `commit` (an error on the way) leaves nothing behind.
-final class ReportFile: ByteSink {
+///
+/// @unchecked Sendable: used by one thread at a time, as a `ReaderJob` hands it on: its thread
+/// writes the file, and the thread that waited for the job commits it.
+final class ReportFile: ByteSink, @unchecked Sendable {
     let path: String
     private let temporary: String
     private var descriptor: Int32
@@ -54,12 +57,15 @@ final class ReportFile: ByteSink {
         }
     }
 
-    deinit {
-        if descriptor >= 0 {
-            close(descriptor)
-            unlink(temporary)
-        }
+    /// Closes the file and removes it, now rather than when the last reference goes.
+    func discard() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+        unlink(temporary)
     }
+
+    deinit { discard() }
 
     /// Writes a whole file at once.
     static func write(_ path: String, _ produce: (ReportFile) throws -> Void) throws {

@@ -63,6 +63,13 @@ private func referenceCSVField(_ value: String) -> String {
 /// ones lack: measured evidence, awkward text everywhere, a client-rendered page, a failed page,
 /// stylesheet coverage.
 private func richStore(in folder: ReportTestFolder) throws -> RunStore {
+    let (store, run) = try richStoreBeforeItsLastRunEnds(in: folder)
+    try finishRichRun(run, of: store)
+    return store
+}
+
+/// The rich store with its last run recorded but not yet finished (analysed and marked complete).
+private func richStoreBeforeItsLastRunEnds(in folder: ReportTestFolder) throws -> (RunStore, RunID) {
     let store = try RunStore(path: folder.file("canopy.sqlite"))
     try SyntheticHistory.populate(store: store, runs: 3, pages: 30)
     let run = try store.begin(RunStart(
@@ -100,10 +107,13 @@ private func richStore(in folder: ReportTestFolder) throws -> RunStore {
         pages.append(page)
     }
     try store.record(pages, run: run)
-    var coverage = RunCoverage(planned: pages.count + 2, crawled: pages.count - 2, failed: 1, skippedByScope: 2, skippedByRobots: 1)
+    return (store, run)
+}
+
+private func finishRichRun(_ run: RunID, of store: RunStore) throws {
+    var coverage = RunCoverage(planned: awkwardStrings.count + 2, crawled: awkwardStrings.count - 2, failed: 1, skippedByScope: 2, skippedByRobots: 1)
     coverage.stylesheets = StyleSheetCoverage(loaded: 3, failed: 1, missing: 2)
     try store.finish(run, coverage: coverage, endedAt: Date(timeIntervalSince1970: 1_800_000_321.5))
-    return store
 }
 
 @Suite("Streamed reports: JSONEncoder's bytes and the old CSV's, a piece at a time")
@@ -233,6 +243,43 @@ struct StreamedReportTests {
         #expect(output.digest == WeeklyDigest(trend: whole, details: details, site: "shop.example"))
         let html = try String(contentsOfFile: output.htmlPath, encoding: .utf8)
         #expect(html.contains("<p>\(issues.count) open issues:"))
+    }
+
+    @Test("latest-results.jsonl started before the run's analysis is the file written after it, and is dropped when the run does not complete")
+    func latestResultsWrittenAhead() throws {
+        let folder = try ReportTestFolder("results-ahead")
+        let (store, run) = try richStoreBeforeItsLastRunEnds(in: folder)
+        let reports = folder.file("Reports"), afterwards = folder.file("Afterwards")
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        let ahead = try LatestResultsFile(store: store, run: run, folder: reports)
+        try finishRichRun(run, of: store)
+        try ReportWriter(store: store).write(to: reports, latestResults: ahead)
+        try ReportWriter(store: store).write(to: afterwards)
+        let lines = try Data(contentsOf: URL(fileURLWithPath: reports + "/latest-results.jsonl"))
+        #expect(lines == (try Data(contentsOf: URL(fileURLWithPath: afterwards + "/latest-results.jsonl"))))
+        #expect(String(decoding: lines, as: UTF8.self).contains("shop.example/p/3"), "the run's own pages")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: reports).allSatisfy { !$0.contains(".partial") })
+
+        // Started for a run that is then interrupted: the reports keep the last complete run's lines.
+        let other = try ReportTestFolder("results-ahead-interrupted")
+        let (otherStore, otherRun) = try richStoreBeforeItsLastRunEnds(in: other)
+        let otherReports = other.file("Reports")
+        try FileManager.default.createDirectory(atPath: otherReports, withIntermediateDirectories: true)
+        let dropped = try LatestResultsFile(store: otherStore, run: otherRun, folder: otherReports)
+        try otherStore.markInterrupted(otherRun, at: Date(timeIntervalSince1970: 1_800_000_400))
+        try ReportWriter(store: otherStore).write(to: otherReports, latestResults: dropped)
+        try ReportWriter(store: otherStore).write(to: other.file("Afterwards"))
+        let kept = try Data(contentsOf: URL(fileURLWithPath: otherReports + "/latest-results.jsonl"))
+        #expect(kept == (try Data(contentsOf: URL(fileURLWithPath: other.file("Afterwards/latest-results.jsonl")))))
+        #expect(!String(decoding: kept, as: UTF8.self).contains("shop.example/p/3") && !kept.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: otherReports).allSatisfy { !$0.contains(".partial") })
+
+        // Discarded outright: nothing is left under either name.
+        let third = try ReportTestFolder("results-ahead-discarded")
+        let (thirdStore, thirdRun) = try richStoreBeforeItsLastRunEnds(in: third)
+        try FileManager.default.createDirectory(atPath: third.file("Reports"), withIntermediateDirectories: true)
+        try LatestResultsFile(store: thirdStore, run: thirdRun, folder: third.file("Reports")).discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: third.file("Reports")) == [])
     }
 
     @Test("CSV cells are what the replacing implementation wrote, for every awkward string")

@@ -51,72 +51,108 @@ public struct ReportWriter: Sendable {
 
     /// Memory stays flat however many pages and issues the latest run has: the trend is read
     /// without its pages and open issues, the HTML takes only the pages and issues it shows, and the
-    /// files that list every page or issue are written one at a time. The open issues are read once
-    /// and go to every file that uses them as they come: trend.json and open-issues.csv whole, and
-    /// what index.html, open-issues.sarif and the digest keep of them.
+    /// files that list every page or issue are written one at a time.
+    ///
+    /// The work is split over two more threads, each reading through a connection of its own:
+    /// latest-results.jsonl on one (or, from a crawl, already written while the run was analysed:
+    /// `latestResults`), and the files that list every open issue (trend.json, open-issues.csv,
+    /// open-issues.sarif) on the other, while this thread reads the open issues again for what
+    /// index.html and the digest keep of them. One thread wrote them all in turn, and the end of a
+    /// crawl ran on one core for a sixth of its time.
     @discardableResult
-    public func write(to folder: String) throws -> Output {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let trend = try store.trendReport(options: TrendOptions(includePages: false, includeOpenIssues: false), generatedAt: now())
-        let run = trend.latest?.runId
-        let latestRun = try run.flatMap { try store.run($0) }
+    public func write(to folder: String, latestResults advance: LatestResultsFile? = nil) throws -> Output {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            advance?.discard()
+            throw error
+        }
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-        // The longest file, and it reads nothing the others read: written on another core, from
-        // a connection of its own, while the rest are written.
-        let latestResults = LatestResultsJob(store: store, run: latestRun, path: path(Self.resultsFile))
-        let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages, findingsPerPage: limits.findingsPerPage) }
+        var latestResults = advance
+        var issueListings: ReaderJob<Void>?
+        do {
+            let trend = try store.trendReport(options: TrendOptions(includePages: false, includeOpenIssues: false), generatedAt: now())
+            let run = trend.latest?.runId
+            let latestRun = try run.flatMap { try store.run($0) }
+            if let advance, advance.run != run || advance.path != path(Self.resultsFile) {
+                // Written for a run that did not become the latest complete one (or elsewhere).
+                advance.discard()
+                latestResults = nil
+            }
+            if latestResults == nil { latestResults = try LatestResultsFile(store: store, run: latestRun, path: path(Self.resultsFile)) }
+            let listingPaths = (trend: path(Self.trendFile), csv: path(Self.csvFile), sarif: path(Self.sarifFile))
+            issueListings = ReaderJob(store: store) { reader in
+                try Self.writeIssueListings(trend: trend, run: run, through: reader, to: listingPaths)
+            }
 
-        let trendFile = try ReportFile(path: path(Self.trendFile)), csvFile = try ReportFile(path: path(Self.csvFile))
+            let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages, findingsPerPage: limits.findingsPerPage) }
+            var digestIssues = WeeklyDigest.OpenIssueLists()
+            var shownIssues: [OpenIssue] = [], openIssueCount = 0
+            if let run {
+                try store.forEachOpenIssue(run: run) { issue in
+                    digestIssues.add(issue)
+                    if shownIssues.count < limits.openIssues { shownIssues.append(issue) }
+                    openIssueCount += 1
+                }
+            }
+            let html = TrendHTMLReport(
+                report: trend, siteName: Self.siteName(of: latestRun), limits: limits, drillDown: drillDown, openIssues: (openIssueCount, shownIssues)
+            )
+            try ReportFile.write(path(Self.htmlFile)) { file in
+                try html.write { piece in
+                    var piece = piece
+                    try piece.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
+                }
+            }
+            var digest: WeeklyDigest?, digestMarkdown: String?
+            if let latest = trend.runs.last {
+                let details = try store.digestDetails(run: latest.runId, previous: latest.comparison?.previousRunId)
+                digest = WeeklyDigest(trend: trend, openIssues: digestIssues, details: details, site: Self.siteName(of: latestRun))
+            }
+            try issueListings?.wait()
+            try latestResults?.commit()
+            var files = [Self.htmlFile, Self.trendFile, Self.csvFile, Self.resultsFile, Self.sarifFile].map(path)
+            if let digest {
+                let markdown = DigestMarkdown(digest: digest, reportLink: reportLink).render()
+                digestMarkdown = markdown
+                // digest.json is a few kilobytes whatever the site (its lists are cut to ten), so JSONEncoder writes it.
+                let json = try digest.jsonData()
+                try ReportFile.write(path(Self.digestFile)) { try $0.write(Array(markdown.utf8)) }
+                try ReportFile.write(path(Self.digestJSONFile)) { file in try json.withUnsafeBytes { try file.write($0) } }
+                files += [Self.digestFile, Self.digestJSONFile].map(path)
+            }
+            return Output(files: files, htmlPath: files[0], trend: trend, digest: digest, digestMarkdown: digestMarkdown)
+        } catch {
+            // No thread outlives the call, and no half-written file is left behind.
+            try? issueListings?.wait()
+            latestResults?.discard()
+            throw error
+        }
+    }
+
+    /// trend.json, open-issues.csv and open-issues.sarif, from one read of the open issues.
+    private static func writeIssueListings(
+        trend: TrendReport, run: RunID?, through reader: RunStore, to paths: (trend: String, csv: String, sarif: String)
+    ) throws {
+        let trendFile = try ReportFile(path: paths.trend), csvFile = try ReportFile(path: paths.csv)
         var trendJSON = TrendJSONWriter(report: trend, sink: trendFile)
         var csv = OpenIssuesCSVWriter(sink: csvFile)
         var sarif = OpenIssuesSARIFWriter(run: run)
-        var digestIssues = WeeklyDigest.OpenIssueLists()
-        var shownIssues: [OpenIssue] = [], openIssueCount = 0
         if let run {
-            try store.forEachOpenIssue(run: run) { issue in
+            try reader.forEachOpenIssue(run: run) { issue in
                 try trendJSON.add(issue)
                 csv.add(issue)
                 try csv.flushIfFull()
                 sarif.add(issue)
-                digestIssues.add(issue)
-                if shownIssues.count < limits.openIssues { shownIssues.append(issue) }
-                openIssueCount += 1
-            }
-        }
-        let html = TrendHTMLReport(
-            report: trend, siteName: Self.siteName(of: latestRun), limits: limits, drillDown: drillDown, openIssues: (openIssueCount, shownIssues)
-        )
-        try ReportFile.write(path(Self.htmlFile)) { file in
-            try html.write { piece in
-                var piece = piece
-                try piece.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
             }
         }
         try trendJSON.finish(pages: { body in
-            if let run { try store.forEachDrillDownPage(run: run, body) }
+            if let run { try reader.forEachDrillDownPage(run: run, body) }
         })
         try trendFile.commit()
         try csv.finish()
         try csvFile.commit()
-        try ReportFile.write(path(Self.sarifFile)) { try sarif.write(to: $0) }
-        try latestResults.finish()
-        var files = [Self.htmlFile, Self.trendFile, Self.csvFile, Self.resultsFile, Self.sarifFile].map(path)
-
-        var digest: WeeklyDigest?, digestMarkdown: String?
-        if let latest = trend.runs.last {
-            let details = try store.digestDetails(run: latest.runId, previous: latest.comparison?.previousRunId)
-            digest = WeeklyDigest(trend: trend, openIssues: digestIssues, details: details, site: Self.siteName(of: latestRun))
-        }
-        if let digest {
-            let markdown = DigestMarkdown(digest: digest, reportLink: reportLink).render()
-            digestMarkdown = markdown
-            // digest.json is a few kilobytes whatever the site (its lists are cut to ten), so JSONEncoder writes it.
-            let json = try digest.jsonData()
-            try ReportFile.write(path(Self.digestFile)) { try $0.write(Array(markdown.utf8)) }
-            try ReportFile.write(path(Self.digestJSONFile)) { file in try json.withUnsafeBytes { try file.write($0) } }
-            files += [Self.digestFile, Self.digestJSONFile].map(path)
-        }
-        return Output(files: files, htmlPath: files[0], trend: trend, digest: digest, digestMarkdown: digestMarkdown)
+        try ReportFile.write(paths.sarif) { try sarif.write(to: $0) }
     }
 
     /// The site as people name it: the first start URL's host (and port when it has one).
@@ -127,43 +163,81 @@ public struct ReportWriter: Sendable {
     }
 }
 
-/// `latest-results.jsonl`, written on a thread of its own through a second, read-only connection
-/// to the store's file (SQLite's write-ahead log lets it read beside the writer's connection).
-/// Where no second connection can be opened (a store in memory, a file being replaced), the file
-/// is written by `finish` on the caller's thread, through the store itself.
-private final class LatestResultsJob: @unchecked Sendable {
-    // @unchecked: `error` is written by the job's thread before `done` is signalled, read after.
-    private let store: RunStore
-    private let run: StoredRun?
-    private let path: String
-    private let done = DispatchSemaphore(value: 0)
-    private var started = false
-    private var error: (any Error)?
+/// latest-results.jsonl of one run, written on a thread of its own under a temporary name, and
+/// given its name by `commit`.
+///
+/// A crawl starts it before its run is analysed (`init(store:run:folder:)`): the lines hold
+/// nothing the analysis writes (the findings as recorded, each page's error and pass counts; the
+/// findings a client-rendered page carries over are not on its line), so they read the same
+/// before and after it, and the file is written while the analysis runs on the other core. It is
+/// committed only by the `ReportWriter` that finds its run to be the latest complete one.
+public final class LatestResultsFile: @unchecked Sendable {
+    // @unchecked: `file` is written by the job's thread, then committed or removed by the thread
+    // that waited for the job.
+    /// The run whose lines are written; nil for none (an empty file).
+    let run: RunID?
+    let path: String
+    private let file: ReportFile
+    private let job: ReaderJob<Void>
 
-    init(store: RunStore, run: StoredRun?, path: String) {
-        self.store = store
-        self.run = run
-        self.path = path
-        // Its connection has the small page cache every connection has (`SQLiteDatabase`): it
-        // reads the run's pages once, in order, and its memory comes on top of the other reports'.
-        guard run != nil, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
-        started = true
-        Thread.detachNewThread { [self] in
-            do { try write(through: reader) } catch { self.error = error }
-            done.signal()
-        }
+    /// Starts writing the lines of `run`, which a crawl is about to finish, into `folder`.
+    public convenience init(store: RunStore, run: RunID, folder: String) throws {
+        try self.init(store: store, run: try store.run(run), path: (folder as NSString).appendingPathComponent(ReportWriter.resultsFile))
     }
 
-    private func write(through reader: RunStore) throws {
-        try ReportFile.write(path) { file in
+    init(store: RunStore, run: StoredRun?, path: String) throws {
+        self.run = run?.id
+        self.path = path
+        let file = try ReportFile(path: path)
+        self.file = file
+        job = ReaderJob(store: store) { reader in
             if let run { try LatestResultsJSONLines(store: reader).write(run: run, to: file) }
         }
     }
 
-    /// Waits for the file (or writes it, when it was not started), and throws what writing it threw.
-    func finish() throws {
-        guard started else { return try write(through: store) }
-        done.wait()
-        if let error { throw error }
+    /// Waits for the lines and gives the file its name.
+    func commit() throws {
+        try job.wait()
+        try file.commit()
+    }
+
+    /// Waits for the thread and removes the file (nothing is left under either name).
+    public func discard() {
+        try? job.wait()
+        file.discard()
+    }
+}
+
+/// Work done on a thread of its own through a second, read-only connection to the store's file
+/// (SQLite's write-ahead log lets it read beside the writer's connection). Where no second
+/// connection can be opened (a store in memory, a file being replaced), the work is done by `wait`
+/// on the caller's thread, through the store itself.
+final class ReaderJob<Result>: @unchecked Sendable {
+    // @unchecked: `outcome` is written by the job's thread before `done` is signalled, and read
+    // only after it, by the one thread that waits.
+    private let store: RunStore
+    private let work: @Sendable (RunStore) throws -> Result
+    private let done = DispatchSemaphore(value: 0)
+    private var started = false
+    private var outcome: Swift.Result<Result, any Error>?
+
+    init(store: RunStore, _ work: @escaping @Sendable (RunStore) throws -> Result) {
+        self.store = store
+        self.work = work
+        guard let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
+        started = true
+        Thread.detachNewThread { [self] in
+            outcome = Swift.Result { try work(reader) }
+            done.signal()
+        }
+    }
+
+    /// The work's result (or what it threw), once it is done; the first call waits, or does the
+    /// work when no thread was started.
+    func wait() throws -> Result {
+        if outcome == nil {
+            if started { done.wait() } else { outcome = Swift.Result { try work(store) } }
+        }
+        return try outcome!.get()
     }
 }
