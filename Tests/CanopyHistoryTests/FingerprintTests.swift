@@ -152,9 +152,9 @@ struct FingerprintTests {
         #expect(VolatileValues.normalizedText("  Only\n $19.99   TODAY ") == "only $#.# today")
     }
 
-    /// ASCII text takes a byte path; it must give what the Unicode path gives, or every stored
-    /// fingerprint would move. A trailing no-break space sends the same text down the Unicode path
-    /// without changing its output (trailing whitespace is dropped).
+    /// ASCII text takes a byte path; it must give what the definition by characters gives, or
+    /// every stored fingerprint would move. Text that is not ASCII before its hundredth character
+    /// written leaves the byte path; text that is only after it need not.
     @Test func asciiTextNormalizesAsUnicodeTextDoes() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("aZ9 0\t\r\n\u{0B}\u{0C}.$-_Q#x")
@@ -162,9 +162,10 @@ struct FingerprintTests {
         for _ in 0..<500 {
             samples.append(String((0..<Int.random(in: 0...130, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
         }
-        for text in samples {
-            #expect(VolatileValues.normalizedText(text) == VolatileValues.normalizedText(text + "\u{00A0}"), "\(text.debugDescription)")
+        for text in samples + samples.map({ $0 + "\u{00A0}é" }) + samples.map({ "\u{00A0}" + $0 }) {
+            #expect(VolatileValues.normalizedText(text) == VolatileValues.normalizedTextByCharacters(text), "\(text.debugDescription)")
         }
+        #expect(VolatileValues.normalizedText("Crème 12") == "crème #")
     }
 
     /// URL references take a byte path when they are ASCII; it must give what the definition by
