@@ -33,12 +33,39 @@ struct StoreSinkTests {
         let first = try Self.page(1, images: 6)
         #expect((first.result?.findings.count ?? 0) >= 6)
         sink.record(first)
+        sink.waitForWrites()
         #expect(try store.pages(run: run).isEmpty)
         sink.record(try Self.page(2, images: 6))
+        sink.waitForWrites()
         #expect(try store.pages(run: run).count == 2, "12 findings or more: written before the 200th page")
         sink.record(try Self.page(3, images: 1))
+        sink.waitForWrites()
         #expect(try store.pages(run: run).count == 2)
         sink.flush()
         #expect(try store.pages(run: run).count == 3)
+    }
+
+    @Test("batches written on the sink's own thread keep their order, and the first failure is kept for the caller")
+    func writesInOrderAndKeepsTheFirstError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("canopy-store-sink-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try RunStore(path: folder.appendingPathComponent("canopy.sqlite").path)
+        let run = try store.begin(RunStart(
+            configHash: "c", ruleSetName: "default", ruleIDs: [], ruleSetHash: "h", canopyVersion: "t", startURLs: ["https://shop.example/"]
+        ))
+        let sink = StoreSink(store: store, run: run, batchSize: 1)
+        for number in 1...30 { sink.record(try Self.page(number, images: number % 3)) }
+        sink.flush()
+        #expect(sink.writeError == nil)
+        #expect(try store.pages(run: run).map(\.url) == (1...30).map { "https://shop.example/p\($0)" })
+
+        // A run no longer running takes no pages: the crawl goes on, and the error waits for it.
+        try store.markInterrupted(run)
+        sink.record(try Self.page(31, images: 1))
+        sink.record(try Self.page(32, images: 1))
+        sink.flush()
+        #expect(sink.writeError != nil)
+        #expect(sink.pagesReceived == 32)
+        #expect(try store.pages(run: run).count == 30)
     }
 }

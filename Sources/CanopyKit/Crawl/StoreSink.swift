@@ -8,8 +8,9 @@ import Foundation
 /// never earlier runs (the run stays `running`, then `interrupted`, and trends ignore it).
 public final class StoreSink: CrawlSink, @unchecked Sendable {
     public typealias Result = PageAudit
-    // @unchecked: the crawler calls `record` from one thread at a time; `flush` is called
-    // after the crawl by the same owner.
+    // @unchecked: the crawler calls `record` from one thread at a time, and `flush` after the
+    // crawl by the same owner; batches are written in order on `writer`, where `writeError` is
+    // set, and it is read after `flush` has waited for them.
     private let store: RunStore
     public let run: RunID
     private let batchSize: Int
@@ -21,6 +22,14 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
     private let batchFindings: Int
     private var pending: [PageRecord] = []
     private var pendingFindings = 0
+    /// Batches are written on a thread of their own, in order, one at a time. Written by the
+    /// worker that filled them, under the crawler's lock on its sinks, they kept the other worker
+    /// waiting for the transaction with its page done: 0.7-0.9 s of a core in a 6 s styled crawl
+    /// of java.base.
+    private let writer = DispatchQueue(label: "canopy.store-writer")
+    /// Taken while a batch is being written: a batch that fills before the one before it is
+    /// written waits, so no more than two are ever held.
+    private let batchBeingWritten = DispatchSemaphore(value: 1)
     /// Pages handed over so far: one for every URL the crawl took in, audited or not.
     public private(set) var pagesReceived = 0
     /// The first write error; the crawl goes on and the caller reports it at the end.
@@ -38,19 +47,36 @@ public final class StoreSink: CrawlSink, @unchecked Sendable {
         let record = PageRecord(page)
         pendingFindings += record.findings.count
         pending.append(record)
-        if pending.count >= batchSize || pendingFindings >= batchFindings { flush() }
+        if pending.count >= batchSize || pendingFindings >= batchFindings { handOff() }
     }
 
-    /// Writes whatever is waiting.
+    /// Writes whatever is waiting, and returns once every page handed over is in the store.
     public func flush() {
+        handOff()
+        waitForWrites()
+    }
+
+    /// Returns once the batches handed to the writer are written (the pages still gathering
+    /// into a batch are not).
+    func waitForWrites() {
+        writer.sync {}
+    }
+
+    /// Gives the waiting pages to the writer as one batch.
+    private func handOff() {
         guard !pending.isEmpty else { return }
-        do {
-            try store.record(pending, run: run)
-        } catch {
-            if writeError == nil { writeError = error }
-        }
-        pending.removeAll(keepingCapacity: true)
+        let batch = pending
+        pending = []
         pendingFindings = 0
+        batchBeingWritten.wait()
+        writer.async { [self] in
+            do {
+                try store.record(batch, run: run)
+            } catch {
+                if writeError == nil { writeError = error }
+            }
+            batchBeingWritten.signal()
+        }
     }
 }
 
