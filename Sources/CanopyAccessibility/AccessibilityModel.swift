@@ -229,6 +229,17 @@ public final class AccessibilityModel {
         return element.parent.map { disabling(of: $0) & Self.fieldsetDisabled != 0 } ?? false
     }
 
+    /// Whether anything on the page can disable an element: a `disabled` or `aria-disabled`
+    /// attribute somewhere. Without one, no element is disabled, nor labelled by a disabled control.
+    public private(set) lazy var mayDisable = document.containsAttribute(.disabled) || document.containsAttribute(.ariaDisabled)
+
+    /// Whether anything on the page can disable what it holds: an `aria-disabled` attribute or
+    /// a disabled `<fieldset>`. The contrast rules ask about every text element, and without
+    /// either no chain of ancestors needs to be read (javadoc's pages disable one control, and
+    /// reading the chains was 1% of a styled crawl).
+    private lazy var mayDisableDescendants = document.containsAttribute(.ariaDisabled)
+        || document.elements(named: "fieldset").contains { Focusability.fieldsetDisabling(by: $0) == true }
+
     /// `aria-disabled="true"` on the element or an ancestor.
     private static let ariaDisabled: UInt8 = 1
     /// Climbing from the element itself, a disabled `<fieldset>` comes before any `<legend>`
@@ -239,6 +250,7 @@ public final class AccessibilityModel {
     /// element of a page 250 levels deep, climbing all ancestors each time cost the square of
     /// the depth.
     private func disabling(of element: Element) -> UInt8 {
+        guard mayDisableDescendants else { return 0 }
         if disabling.isEmpty { disabling = Array(repeating: 0xFF, count: document.elementCount) }
         // Asked of every text element by the contrast rules: an answered element needs no chain.
         let known = disabling[element.position]

@@ -27,6 +27,25 @@ struct DisabledStateTests {
         #expect(model.isDisabled(element) == expected)
     }
 
+    /// Pages with one way of disabling each: the model reads ancestors only where an
+    /// `aria-disabled` or a disabled fieldset can make them count, and must miss neither.
+    @Test(arguments: [
+        (#"<fieldset disabled><p><input id="x"></p></fieldset><input id="y">"#, "x", true),
+        (#"<fieldset disabled><p><input id="x"></p></fieldset><input id="y">"#, "y", false),
+        (#"<div aria-disabled="TRUE"><p><span id="x">a</span></p></div><p id="y">b</p>"#, "x", true),
+        (#"<div aria-disabled="TRUE"><p><span id="x">a</span></p></div><p id="y">b</p>"#, "y", false),
+        (#"<input id="x" disabled><label id="y" for="x">L</label>"#, "x", true),
+        (#"<input id="x" disabled><label id="y" for="x">L</label>"#, "y", false),
+        (#"<fieldset><input id="x"></fieldset><p id="y">a</p>"#, "x", false),
+    ])
+    func disabledStateWithOneSource(html: String, id: String, expected: Bool) throws {
+        let document = HTMLParser().parse(html: html)
+        let model = AccessibilityModel(document: document)
+        let element = try #require(document.element(withID: id))
+        #expect(model.isDisabled(element) == expected)
+        #expect(model.mayDisable == html.contains("disabled"))
+    }
+
     @Test("the answer does not depend on the order elements are asked in")
     func orderIndependent() throws {
         let document = HTMLParser().parse(html: Self.page)

@@ -35,4 +35,22 @@ struct NameKeyTests {
         let div = try #require(document.elements(named: "div").first)
         #expect(div.attribute(.ariaDisabled) == "true" && div.attribute(.dataTestID) == "t")
     }
+
+    /// Whether a page holds an attribute anywhere is what asking every element says, for names
+    /// that share a key with one the page has.
+    @Test func documentContainsAttributeAsItsElementsSay() {
+        let pages = [
+            #"<p aria-disabledx="no" aria-disablex="y" data-testix="u">a</p><svg viewBox="0 0 1 1"></svg>"#,
+            #"<fieldset DISABLED><input></fieldset><p aria-disabled="false" data-testid=t>b</p>"#,
+            "<p>plain</p>", "",
+        ]
+        let names = ["disabled", "aria-disabled", "data-testid", "viewBox", "viewbox", "aria-disablex", "missing"]
+        for html in pages {
+            let document = HTMLParser().parse(html: html)
+            let elements = document.documentElement.map { [$0] + Array($0.descendants) } ?? []
+            for name in names {
+                #expect(document.containsAttribute(AttributeName(name)) == elements.contains { $0.hasAttribute(name) }, "\(name) in \(html)")
+            }
+        }
+    }
 }

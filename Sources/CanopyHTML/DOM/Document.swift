@@ -109,6 +109,14 @@ public final class Document: Sendable {
         return found
     }
 
+    /// Whether any node of the document has an attribute named `name`: one pass over the
+    /// attributes' name keys, stopping at the first.
+    public func containsAttribute(_ name: AttributeName) -> Bool {
+        storage.attributeNameKeys.withUnsafeBufferPointer { keys in
+            keys.indices.contains { keys[$0] == name.key && (name.key >> 56 <= 7 || storage.attributeNames[$0] == name.name) }
+        }
+    }
+
     /// Adds the position of the element that owns attribute `index`, unless it is the last one
     /// added. Attributes are stored node by node in document order, so one pass over all of them
     /// finds the owners in order; `attributeStart` says where each node's run begins.

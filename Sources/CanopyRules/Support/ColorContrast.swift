@@ -47,7 +47,8 @@ public struct ColorContrast: Sendable {
         if name == "option" || model.isNotRendered(element) || model.isInert(element) || model.isDisabled(element) { return false }
         if name == "select", !element.descendants.contains(where: { $0.localName == "option" }) { return false }
         if name == "input", textlessInputTypes.contains((element.attribute("type") ?? "text").lowercased()) { return false }
-        if labelsDisabledControl(element, on: page) || namesOnlyDisabledControls(element, on: page) { return false }
+        // Without anything that disables, no control is disabled, nor is its label or name.
+        if model.mayDisable, labelsDisabledControl(element, on: page) || namesOnlyDisabledControls(element, on: page) { return false }
         if ContrastFacts.of(page).isClippedAway(element) { return false }
         guard let size = page.styles.fontSize(of: element) else { return true }  // unknown size: decided as incomplete
         return size > 0
