@@ -215,4 +215,34 @@ struct StoredOnceTests {
             #expect(throws: StoreError.self, "\(corrupt.debugDescription)") { try PassCounts.counts(corrupt, ruleIDs: rules) }
         }
     }
+
+    /// The split the reader replaced: arrays of pieces at commas and colons, empty ones left out,
+    /// numbers read by `Int64(_:)` and `Int(_:)`.
+    private static func countsBySplitting(_ text: String, ruleIDs: [Int64: String]) -> [String: Int]? {
+        var counts: [String: Int] = [:]
+        for pair in text.utf8.split(separator: UInt8(ascii: ",")) {
+            let parts = pair.split(separator: UInt8(ascii: ":"))
+            guard parts.count == 2, let number = Int64(Substring(parts[0])), let passes = Int(Substring(parts[1])), let rule = ruleIDs[number] else {
+                return nil
+            }
+            counts[rule] = passes
+        }
+        return counts
+    }
+
+    /// Random texts of digits, signs, separators and a few other characters: read and refused as
+    /// the split read and refused them, overflowing numbers included.
+    @Test func passCountsReadAsTheSplitReadThem() {
+        let rules: [Int64: String] = [0: "a", 1: "image-alt", 3: "link-name", 12: "region", -4: "minus", Int64.max: "max", Int64.min: "min"]
+        let pieces = ["0", "1", "3", "12", "4", "9", ":", ":", ",", ",", "+", "-", "x", " ", "\u{301}", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "00"]
+        var generator = SystemRandomNumberGenerator()
+        var samples = ["", ",", ":", "1:2", "+1:+2", "-4:-0", "1::2", "::1:2::", "9223372036854775807:1", "-9223372036854775808:3", "-9223372036854775809:3"]
+        for _ in 0..<4000 {
+            samples.append((0..<Int.random(in: 1...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for text in samples {
+            let read = try? PassCounts.counts(text, ruleIDs: rules)
+            #expect(read == Self.countsBySplitting(text, ruleIDs: rules), "\(text.debugDescription)")
+        }
+    }
 }

@@ -75,7 +75,7 @@ public struct AxeJSONLineWriter: Sendable {
     }
 
     /// One page's line as a String (for tests).
-    public func line(url: String, timestamp: String, findings: [Finding], passingRules: Set<String>) -> String {
+    public func line(url: String, timestamp: String, findings: [Finding], passingRules: some Sequence<String>) -> String {
         var bytes: [UInt8] = []
         appendLine(url: url, timestamp: timestamp, findings: findings, passingRules: passingRules, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -83,7 +83,7 @@ public struct AxeJSONLineWriter: Sendable {
 
     /// Appends one page's line, without a line feed.
     public func appendLine(
-        url: String, timestamp: String, findings: [Finding], passingRules: Set<String>, to json: inout [UInt8]
+        url: String, timestamp: String, findings: [Finding], passingRules: some Sequence<String>, to json: inout [UInt8]
     ) {
         let groups = AxePageGroups(order: ruleOrder, findings: findings, passingRules: passingRules)
         // Sized before it is written: a page with thousands of findings makes a line of megabytes,
@@ -217,11 +217,12 @@ struct AxePageGroups {
     let passes: [String]
     let inapplicable: [String]
 
-    init(ruleIDs: [String], findings: [Finding], passingRules: Set<String>) {
+    init(ruleIDs: [String], findings: [Finding], passingRules: some Sequence<String>) {
         self.init(order: AxeRuleOrder(ruleIDs), findings: findings, passingRules: passingRules)
     }
 
-    init(order: AxeRuleOrder, findings: [Finding], passingRules: Set<String>) {
+    /// `passingRules` names each rule once (a set, or a dictionary's keys).
+    init(order: AxeRuleOrder, findings: [Finding], passingRules: some Sequence<String>) {
         byRule = Dictionary(grouping: findings, by: \.ruleID)
         let failing: UInt8 = 1, undecided: UInt8 = 2, passing: UInt8 = 4
         // Rules of the run first, then any rule the findings or passes name that the run's list lacks.

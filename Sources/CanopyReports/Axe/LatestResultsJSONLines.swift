@@ -40,7 +40,7 @@ public struct LatestResultsJSONLines: Sendable {
                 Self.appendNotAuditedLine(url: page.url, timestamp: timestamp, notAudited, to: &output.bytes)
             } else {
                 guard page.error == nil, page.notAudited == nil, !findings.isEmpty || !passes.isEmpty else { return }
-                writer.appendLine(url: page.url, timestamp: timestamp, findings: findings.map(\.finding), passingRules: Set(passes.keys), to: &output.bytes)
+                writer.appendLine(url: page.url, timestamp: timestamp, findings: findings.map(\.finding), passingRules: passes.keys, to: &output.bytes)
             }
             output.bytes.append(0x0A)
             try output.flushIfFull()
