@@ -21,14 +21,19 @@ struct StoreSinkTests {
         return page
     }
 
-    @Test("a batch is written once its pages hold enough findings, before it has enough pages")
-    func batchesAreBoundedByFindings() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("canopy-store-sink-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try RunStore(path: folder.appendingPathComponent("canopy.sqlite").path)
+    /// A store in `folder` with a run begun.
+    static func runningStore(in folder: ReportTestFolder) throws -> (RunStore, RunID) {
+        let store = try RunStore(path: folder.file("canopy.sqlite"))
         let run = try store.begin(RunStart(
             configHash: "c", ruleSetName: "default", ruleIDs: [], ruleSetHash: "h", canopyVersion: "t", startURLs: ["https://shop.example/"]
         ))
+        return (store, run)
+    }
+
+    @Test("a batch is written once its pages hold enough findings, before it has enough pages")
+    func batchesAreBoundedByFindings() throws {
+        let folder = try ReportTestFolder("store-sink")
+        let (store, run) = try Self.runningStore(in: folder)
         let sink = StoreSink(store: store, run: run, batchSize: 200, batchFindings: 10)
         let first = try Self.page(1, images: 6)
         #expect((first.result?.findings.count ?? 0) >= 6)
@@ -47,12 +52,8 @@ struct StoreSinkTests {
 
     @Test("batches written on the sink's own thread keep their order, and the first failure is kept for the caller")
     func writesInOrderAndKeepsTheFirstError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("canopy-store-sink-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try RunStore(path: folder.appendingPathComponent("canopy.sqlite").path)
-        let run = try store.begin(RunStart(
-            configHash: "c", ruleSetName: "default", ruleIDs: [], ruleSetHash: "h", canopyVersion: "t", startURLs: ["https://shop.example/"]
-        ))
+        let folder = try ReportTestFolder("store-sink")
+        let (store, run) = try Self.runningStore(in: folder)
         let sink = StoreSink(store: store, run: run, batchSize: 1)
         for number in 1...30 { sink.record(try Self.page(number, images: number % 3)) }
         sink.flush()
