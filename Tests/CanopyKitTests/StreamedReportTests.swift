@@ -282,6 +282,27 @@ struct StreamedReportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: third.file("Reports")) == [])
     }
 
+    @Test("the reports written on three threads are the reports written on one, byte for byte")
+    func threadsChangeNoByte() throws {
+        let folder = try ReportTestFolder("streamed-threads")
+        let store = try richStore(in: folder)
+        let now = Date(timeIntervalSince1970: 1_800_001_000)
+        var limits = TrendHTMLReport.Limits()
+        limits.openIssues = 3
+        let threaded = try ReportWriter(store: store, limits: limits, now: { now }).write(to: folder.file("Threaded"))
+        var oneThread = ReportWriter(store: store, limits: limits, now: { now })
+        oneThread.readsOnOtherThreads = false
+        let single = try oneThread.write(to: folder.file("Single"))
+        #expect(threaded.files.map { ($0 as NSString).lastPathComponent } == single.files.map { ($0 as NSString).lastPathComponent })
+        for file in threaded.files {
+            let name = (file as NSString).lastPathComponent
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == (try Data(contentsOf: URL(fileURLWithPath: folder.file("Single/" + name)))), "\(name)")
+        }
+        #expect(threaded.digest == single.digest && threaded.digest != nil)
+        let html = try String(contentsOfFile: threaded.htmlPath, encoding: .utf8)
+        #expect(html.contains("open issues"))
+    }
+
     @Test("CSV cells are what the replacing implementation wrote, for every awkward string")
     func csvCells() {
         for text in awkwardStrings + awkwardStrings.map({ "\($0)\($0)" }) + ["\"", "\"\"\"", "a\"", "\"a"] {

@@ -41,6 +41,9 @@ public struct ReportWriter: Sendable {
     public var limits: TrendHTMLReport.Limits
     /// Where the digest's links point: index.html beside it, or the published report's address.
     public var reportLink = ReportWriter.htmlFile
+    /// Off, every file is written on the calling thread, as when no second connection to the
+    /// store can be opened (for the tests that compare the two).
+    var readsOnOtherThreads = true
     private let now: @Sendable () -> Date
 
     public init(store: RunStore, limits: TrendHTMLReport.Limits = TrendHTMLReport.Limits(), now: @escaping @Sendable () -> Date = Date.init) {
@@ -55,10 +58,10 @@ public struct ReportWriter: Sendable {
     ///
     /// The work is split over two more threads, each reading through a connection of its own:
     /// latest-results.jsonl on one (or, from a crawl, already written while the run was analysed:
-    /// `latestResults`), and the files that list every open issue (trend.json, open-issues.csv,
-    /// open-issues.sarif) on the other, while this thread reads the open issues again for what
-    /// index.html and the digest keep of them. One thread wrote them all in turn, and the end of a
-    /// crawl ran on one core for a sixth of its time.
+    /// `latestResults`), and on the other the open issues, read once, written to the files that
+    /// list them all (trend.json, open-issues.csv, open-issues.sarif) and summed up for index.html
+    /// and the digest, which this thread writes meanwhile. One thread wrote them all in turn, and
+    /// the end of a crawl ran on one core for a sixth of its time.
     @discardableResult
     public func write(to folder: String, latestResults advance: LatestResultsFile? = nil) throws -> Output {
         do {
@@ -69,7 +72,7 @@ public struct ReportWriter: Sendable {
         }
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         var latestResults = advance
-        var issueListings: ReaderJob<Void>?
+        var issueListings: IssueListingsJob?
         do {
             let trend = try store.trendReport(options: TrendOptions(includePages: false, includeOpenIssues: false), generatedAt: now())
             let run = trend.latest?.runId
@@ -79,24 +82,20 @@ public struct ReportWriter: Sendable {
                 advance.discard()
                 latestResults = nil
             }
-            if latestResults == nil { latestResults = try LatestResultsFile(store: store, run: latestRun, path: path(Self.resultsFile)) }
-            let listingPaths = (trend: path(Self.trendFile), csv: path(Self.csvFile), sarif: path(Self.sarifFile))
-            issueListings = ReaderJob(store: store) { reader in
-                try Self.writeIssueListings(trend: trend, run: run, through: reader, to: listingPaths)
+            if latestResults == nil {
+                latestResults = try LatestResultsFile(store: store, run: latestRun, path: path(Self.resultsFile), onItsOwnThread: readsOnOtherThreads)
             }
+            let listings = IssueListingsJob(
+                store: store, onItsOwnThread: readsOnOtherThreads, trend: trend, run: run, shownLimit: limits.openIssues,
+                paths: (trend: path(Self.trendFile), csv: path(Self.csvFile), sarif: path(Self.sarifFile))
+            )
+            issueListings = listings
 
             let drillDown = try run.map { try store.drillDownPages(run: $0, limit: limits.drillDownPages, findingsPerPage: limits.findingsPerPage) }
-            var digestIssues = WeeklyDigest.OpenIssueLists()
-            var shownIssues: [OpenIssue] = [], openIssueCount = 0
-            if let run {
-                try store.forEachOpenIssue(run: run) { issue in
-                    digestIssues.add(issue)
-                    if shownIssues.count < limits.openIssues { shownIssues.append(issue) }
-                    openIssueCount += 1
-                }
-            }
+            let openIssues = try listings.summary()
             let html = TrendHTMLReport(
-                report: trend, siteName: Self.siteName(of: latestRun), limits: limits, drillDown: drillDown, openIssues: (openIssueCount, shownIssues)
+                report: trend, siteName: Self.siteName(of: latestRun), limits: limits, drillDown: drillDown,
+                openIssues: (openIssues.count, openIssues.shown)
             )
             try ReportFile.write(path(Self.htmlFile)) { file in
                 try html.write { piece in
@@ -107,7 +106,7 @@ public struct ReportWriter: Sendable {
             var digest: WeeklyDigest?, digestMarkdown: String?
             if let latest = trend.runs.last {
                 let details = try store.digestDetails(run: latest.runId, previous: latest.comparison?.previousRunId)
-                digest = WeeklyDigest(trend: trend, openIssues: digestIssues, details: details, site: Self.siteName(of: latestRun))
+                digest = WeeklyDigest(trend: trend, openIssues: openIssues.digestLists, details: details, site: Self.siteName(of: latestRun))
             }
             try issueListings?.wait()
             try latestResults?.commit()
@@ -130,22 +129,102 @@ public struct ReportWriter: Sendable {
         }
     }
 
-    /// trend.json, open-issues.csv and open-issues.sarif, from one read of the open issues.
-    private static func writeIssueListings(
-        trend: TrendReport, run: RunID?, through reader: RunStore, to paths: (trend: String, csv: String, sarif: String)
+    /// The site as people name it: the first start URL's host (and port when it has one).
+    static func siteName(of run: StoredRun?) -> String {
+        guard let start = run?.startURLs.first else { return "the site" }
+        guard let components = URLComponents(string: start), let host = components.host, !host.isEmpty else { return start }
+        return components.port.map { "\(host):\($0)" } ?? host
+    }
+}
+
+/// The open issues of the latest run, read once on a thread of its own: written to trend.json,
+/// open-issues.csv and open-issues.sarif as they come, and summed up (`Summary`) for the thread
+/// that writes index.html and the digest, which waits for the summary alone, not for the files.
+/// A second read of the issues for that thread cost as much as the files' writing (on the whole
+/// javadoc site, 116,795 issues at 27,000 instructions each) and a second sort's memory.
+private final class IssueListingsJob {
+    struct Summary {
+        var count = 0
+        /// The first issues in the report's order, as many as the HTML shows.
+        var shown: [OpenIssue] = []
+        var digestLists = WeeklyDigest.OpenIssueLists()
+    }
+
+    /// Where the job's thread leaves the summary (or why there is none) for the thread that asks.
+    private final class SummaryChannel: @unchecked Sendable {
+        // @unchecked: `outcome` is written once, before `ready` is signalled, and read after it.
+        private let ready = DispatchSemaphore(value: 0)
+        private var outcome: Result<Summary, any Error>?
+
+        func deliver(_ delivered: Result<Summary, any Error>) {
+            guard outcome == nil else { return }
+            outcome = delivered
+            ready.signal()
+        }
+
+        /// Waits for the summary when `waits`, else takes what was delivered on this thread.
+        func take(waiting waits: Bool) throws -> Summary {
+            if waits { ready.wait() }
+            return try outcome!.get()
+        }
+    }
+
+    private let channel: SummaryChannel
+    private let job: ReaderJob<Void>
+    private var summaryTaken: Summary?
+
+    init(
+        store: RunStore, onItsOwnThread: Bool, trend: TrendReport, run: RunID?, shownLimit: Int, paths: (trend: String, csv: String, sarif: String)
+    ) {
+        let channel = SummaryChannel()
+        self.channel = channel
+        job = ReaderJob(store: store, onItsOwnThread: onItsOwnThread) { reader in
+            do {
+                try Self.write(trend: trend, run: run, shownLimit: shownLimit, through: reader, to: paths, summary: channel)
+            } catch {
+                // Whoever waits for the summary must not wait for ever (a no-op once it is delivered).
+                channel.deliver(.failure(error))
+                throw error
+            }
+        }
+    }
+
+    /// The summary, once the issues are read. Where the job has no thread of its own, the whole
+    /// job is done here first.
+    func summary() throws -> Summary {
+        if let summaryTaken { return summaryTaken }
+        if !job.hasThread { try job.wait() }
+        let summary = try channel.take(waiting: job.hasThread)
+        summaryTaken = summary
+        return summary
+    }
+
+    /// Waits for the files, and throws what writing them threw.
+    func wait() throws {
+        try job.wait()
+    }
+
+    private static func write(
+        trend: TrendReport, run: RunID?, shownLimit: Int, through reader: RunStore, to paths: (trend: String, csv: String, sarif: String),
+        summary channel: SummaryChannel
     ) throws {
         let trendFile = try ReportFile(path: paths.trend), csvFile = try ReportFile(path: paths.csv)
         var trendJSON = TrendJSONWriter(report: trend, sink: trendFile)
         var csv = OpenIssuesCSVWriter(sink: csvFile)
         var sarif = OpenIssuesSARIFWriter(run: run)
+        var summary = Summary()
         if let run {
             try reader.forEachOpenIssue(run: run) { issue in
                 try trendJSON.add(issue)
                 csv.add(issue)
                 try csv.flushIfFull()
                 sarif.add(issue)
+                summary.digestLists.add(issue)
+                if summary.shown.count < shownLimit { summary.shown.append(issue) }
+                summary.count += 1
             }
         }
+        channel.deliver(.success(summary))
         try trendJSON.finish(pages: { body in
             if let run { try reader.forEachDrillDownPage(run: run, body) }
         })
@@ -153,13 +232,6 @@ public struct ReportWriter: Sendable {
         try csv.finish()
         try csvFile.commit()
         try ReportFile.write(paths.sarif) { try sarif.write(to: $0) }
-    }
-
-    /// The site as people name it: the first start URL's host (and port when it has one).
-    static func siteName(of run: StoredRun?) -> String {
-        guard let start = run?.startURLs.first else { return "the site" }
-        guard let components = URLComponents(string: start), let host = components.host, !host.isEmpty else { return start }
-        return components.port.map { "\(host):\($0)" } ?? host
     }
 }
 
@@ -185,12 +257,12 @@ public final class LatestResultsFile: @unchecked Sendable {
         try self.init(store: store, run: try store.run(run), path: (folder as NSString).appendingPathComponent(ReportWriter.resultsFile))
     }
 
-    init(store: RunStore, run: StoredRun?, path: String) throws {
+    init(store: RunStore, run: StoredRun?, path: String, onItsOwnThread: Bool = true) throws {
         self.run = run?.id
         self.path = path
         let file = try ReportFile(path: path)
         self.file = file
-        job = ReaderJob(store: store) { reader in
+        job = ReaderJob(store: store, onItsOwnThread: onItsOwnThread) { reader in
             if let run { try LatestResultsJSONLines(store: reader).write(run: run, to: file) }
         }
     }
@@ -221,10 +293,13 @@ final class ReaderJob<Result>: @unchecked Sendable {
     private var started = false
     private var outcome: Swift.Result<Result, any Error>?
 
-    init(store: RunStore, _ work: @escaping @Sendable (RunStore) throws -> Result) {
+    /// Whether the work runs on a thread of its own (else `wait` does it).
+    var hasThread: Bool { started }
+
+    init(store: RunStore, onItsOwnThread: Bool = true, _ work: @escaping @Sendable (RunStore) throws -> Result) {
         self.store = store
         self.work = work
-        guard let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
+        guard onItsOwnThread, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
         started = true
         Thread.detachNewThread { [self] in
             outcome = Swift.Result { try work(reader) }
