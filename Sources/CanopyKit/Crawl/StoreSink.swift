@@ -4,8 +4,9 @@ import CanopyStore
 import Foundation
 
 /// Records a crawl's pages in the run store in batches: one transaction per batch keeps
-/// writing cheap at thousands of pages a second, and a crash loses at most the last batch,
-/// never earlier runs (the run stays `running`, then `interrupted`, and trends ignore it).
+/// writing cheap at thousands of pages a second, and a crash loses at most the last two batches
+/// (the one being written and the one gathering), never earlier runs (the run stays `running`,
+/// then `interrupted`, and trends ignore it; `--resume` crawls the lost pages again).
 public final class StoreSink: CrawlSink, @unchecked Sendable {
     public typealias Result = PageAudit
     // @unchecked: the crawler calls `record` from one thread at a time, and `flush` after the
