@@ -101,8 +101,7 @@ public final class Document: Sendable {
         var found: [Int32] = []
         let key = NameKey.of(name)
         storage.attributeNameKeys.withUnsafeBufferPointer { keys in
-            for index in keys.indices where keys[index] == key {
-                if key >> 56 > 7, storage.attributeNames[index] != name { continue }
+            for index in keys.indices where NameKey.same(keys[index], storage.attributeNames[index], as: key, name) {
                 appendOwner(ofAttribute: index, to: &found)
             }
         }
@@ -113,7 +112,7 @@ public final class Document: Sendable {
     /// attributes' name keys, stopping at the first.
     public func containsAttribute(_ name: AttributeName) -> Bool {
         storage.attributeNameKeys.withUnsafeBufferPointer { keys in
-            keys.indices.contains { keys[$0] == name.key && (name.key >> 56 <= 7 || storage.attributeNames[$0] == name.name) }
+            keys.indices.contains { NameKey.same(keys[$0], storage.attributeNames[$0], as: name.key, name.name) }
         }
     }
 

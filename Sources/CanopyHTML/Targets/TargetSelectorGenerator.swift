@@ -250,15 +250,13 @@ public struct TargetSelectorGenerator: Sendable {
         )
 
         /// The ranked names with their name keys, in rank order.
-        private static let rankedNameKeys: [(key: UInt64, name: String)] = (specificAttributes + genericAttributes).map {
-            (NameKey.of($0), $0)
-        }
+        private static let rankedNames = (specificAttributes + genericAttributes).map(AttributeName.init)
 
         /// `attributeRanks` of the attribute at `index`, by the name key the page already has:
         /// hashing each attribute's name into the dictionary was most of reading an element's pieces.
         private static func rank(ofAttributeAt index: Int, in storage: NodeStorage) -> Int? {
             let key = storage.attributeNameKeys[index]
-            for (rank, ranked) in rankedNameKeys.enumerated() where NameKey.same(key, storage.attributeNames[index], as: ranked.key, ranked.name) {
+            for (rank, ranked) in rankedNames.enumerated() where NameKey.same(key, storage.attributeNames[index], as: ranked.key, ranked.name) {
                 return rank
             }
             return nil
@@ -445,11 +443,11 @@ public struct TargetSelectorGenerator: Sendable {
             case .attribute(let name):
                 // Only ranked attributes make pieces.
                 if Self.attributeRanks[name] != nil, indexedAttributes.insert(name).inserted {
-                    let key = NameKey.of(name)
+                    let attributeName = AttributeName(name)
                     let isCaseInsensitive = FeatureHash.isCaseInsensitive(name)
                     for position in document.elementPositions(withAttribute: name) {
                         let node = Int(document.elementNodes[Int(position)])
-                        guard let index = storage.attributeIndex(node: node, name: name, key: key) else { continue }
+                        guard let index = storage.attributeIndex(node: node, name: attributeName) else { continue }
                         let value = storage.attributeBytes(at: index)
                         guard Self.isUsableAttributeValue(value) else { continue }
                         let isHTML = storage.nodes[node].namespace == .html

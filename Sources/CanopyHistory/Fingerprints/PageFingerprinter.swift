@@ -214,7 +214,7 @@ public final class PageFingerprinter {
     private func contextDescriptor(of ancestor: Element) -> String? {
         let role = ancestor.attribute(.role).map { $0.lowercased() }
         let isLandmark = (ancestor.isHTML && Self.landmarkTags.contains(ancestor.localName)) || role.map(Self.landmarkRoles.contains) == true
-        let stableID = ancestor.attribute(.id).flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
+        let stableID = ancestor.id.flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
         let testID = ancestor.attribute(.dataTestID)
         guard isLandmark || stableID != nil || testID != nil else { return nil }
         var parts = [ancestor.localName]

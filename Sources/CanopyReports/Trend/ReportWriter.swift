@@ -64,16 +64,11 @@ public struct ReportWriter: Sendable {
     /// the end of a crawl ran on one core for a sixth of its time.
     @discardableResult
     public func write(to folder: String, latestResults advance: LatestResultsFile? = nil) throws -> Output {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            advance?.discard()
-            throw error
-        }
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         var latestResults = advance
         var issueListings: IssueListingsJob?
         do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let trend = try store.trendReport(options: TrendOptions(includePages: false, includeOpenIssues: false), generatedAt: now())
             let run = trend.latest?.runId
             let latestRun = try run.flatMap { try store.run($0) }
@@ -290,17 +285,16 @@ final class ReaderJob<Result>: @unchecked Sendable {
     private let store: RunStore
     private let work: @Sendable (RunStore) throws -> Result
     private let done = DispatchSemaphore(value: 0)
-    private var started = false
     private var outcome: Swift.Result<Result, any Error>?
 
     /// Whether the work runs on a thread of its own (else `wait` does it).
-    var hasThread: Bool { started }
+    private(set) var hasThread = false
 
     init(store: RunStore, onItsOwnThread: Bool = true, _ work: @escaping @Sendable (RunStore) throws -> Result) {
         self.store = store
         self.work = work
         guard onItsOwnThread, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
-        started = true
+        hasThread = true
         Thread.detachNewThread { [self] in
             outcome = Swift.Result { try work(reader) }
             done.signal()
@@ -311,7 +305,7 @@ final class ReaderJob<Result>: @unchecked Sendable {
     /// work when no thread was started.
     func wait() throws -> Result {
         if outcome == nil {
-            if started { done.wait() } else { outcome = Swift.Result { try work(store) } }
+            if hasThread { done.wait() } else { outcome = Swift.Result { try work(store) } }
         }
         return try outcome!.get()
     }

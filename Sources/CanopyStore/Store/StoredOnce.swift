@@ -302,18 +302,18 @@ enum PassCounts {
                 defer { pieceStart = pieceEnd + 1 }
                 guard pieceEnd > pieceStart else { continue }
                 // The piece's non-empty parts between colons: exactly two.
-                var parts: [Range<Int>] = []
+                var first: Range<Int>?, second: Range<Int>?
                 var partStart = pieceStart
                 while partStart <= pieceEnd {
                     var partEnd = partStart
                     while partEnd < pieceEnd, bytes[partEnd] != UInt8(ascii: ":") { partEnd += 1 }
                     if partEnd > partStart {
-                        guard parts.count < 2 else { return false }
-                        parts.append(partStart..<partEnd)
+                        guard second == nil else { return false }
+                        if first == nil { first = partStart..<partEnd } else { second = partStart..<partEnd }
                     }
                     partStart = partEnd + 1
                 }
-                guard parts.count == 2, let number = decimal(bytes[parts[0]]), let passes = decimal(bytes[parts[1]]),
+                guard let first, let second, let number = decimal(bytes[first]), let passes = decimal(bytes[second]),
                     let rule = ruleIDs[number]
                 else { return false }
                 counts[rule] = Int(passes)
