@@ -195,6 +195,37 @@ struct FingerprintTests {
         #expect(carriageReturn.withUTF8 { VolatileValues.normalizedASCIIURLReference($0, pageHost: nil) } == nil)
     }
 
+    /// Descriptors are hashed from the page's bytes; each must hash as its text did, or every
+    /// stored fingerprint would move. Random elements mix every attribute the descriptor reads,
+    /// values that are and are not plain ASCII, carriage returns, digits and long text split over
+    /// several text nodes.
+    @Test func descriptorsHashFromBytesAsFromTheirText() {
+        var generator = SystemRandomNumberGenerator()
+        let names = ["id", "name", "type", "role", "data-testid", "data-qa", "for", "aria-label", "href", "src", "action", "data", "class"]
+        let values = [
+            "", " ", "x", "Main Menu", "ember123", "step-2", "/a/123-b.html?q=1#top", "https://shop.example/p/12", "//cdn.example/i.png",
+            "JavaScript:void(0)", "#top", "Crème 12", "/ménu/3", "a\r\nb", "  Only $19.99 TODAY  ", String(repeating: "word 12 ", count: 20),
+        ]
+        let texts = ["", "Read", " more 12 ", "Crème", "\r\n", String(repeating: "Ab1 ", count: 30), "&amp; x"]
+        var elements: [String] = []
+        for index in 0..<400 {
+            var attributes = ""
+            for name in names where Bool.random(using: &generator) {
+                attributes += " \(name)=\"\(values.randomElement(using: &generator)!.replacingOccurrences(of: "\"", with: "&quot;"))\""
+            }
+            let text = (0..<Int.random(in: 0...3, using: &generator)).map { _ in texts.randomElement(using: &generator)! }
+            // A comment between text pieces makes them separate text nodes.
+            elements.append("<a\(attributes) data-index=\"\(index)\">\(text.joined(separator: "<!-- -->"))<b>x</b></a>")
+        }
+        let document = HTMLParser().parse(html: "<body>\(elements.joined())</body>", url: "https://shop.example/x")
+        let fingerprinter = PageFingerprinter(document: document)
+        let links = document.elements(named: "a")
+        #expect(links.count == 400)
+        for link in links {
+            #expect(fingerprinter.descriptorHashForTesting(of: link) == fingerprinter.descriptorHashByDefinition(of: link), "\(link)")
+        }
+    }
+
     /// Whether an id looks generated is decided in one pass; it must say what the definition says.
     @Test func generatedIdentifiersAreFoundAsTheDefinitionFindsThem() {
         var generator = SystemRandomNumberGenerator()

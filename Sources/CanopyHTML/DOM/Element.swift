@@ -91,15 +91,32 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// for a dozen names of every element they describe.
     public func attributeValues(_ names: AttributeNameList) -> [String?] {
         var values = [String?](repeating: nil, count: names.names.count)
+        forEachAttribute(in: names) { slot, index in values[slot] = document.storage.attributeValue(at: index) }
+        return values
+    }
+
+    /// `attributeValues` as UTF-8 bytes, for callers that hash or scan the values: a string for
+    /// each value of every link described was a fifth of a fingerprint (perf).
+    public func attributeBytes(_ names: AttributeNameList) -> [ArraySlice<UInt8>?] {
+        var values = [ArraySlice<UInt8>?](repeating: nil, count: names.names.count)
+        forEachAttribute(in: names) { slot, index in values[slot] = document.storage.attributeBytes(at: index) }
+        return values
+    }
+
+    /// Calls `body` with the slot in `names` and the storage index of the first attribute of
+    /// each listed name the element has, in one pass over its attributes.
+    @inline(__always)
+    private func forEachAttribute(in names: AttributeNameList, _ body: (_ slot: Int, _ index: Int) -> Void) {
+        var found: UInt64 = 0  // a bit per slot already given (lists hold at most 64 names)
         let storage = document.storage
         for index in storage.attributeRange(node: node) {
             let key = storage.attributeNameKeys[index]
-            for (slot, wanted) in names.names.enumerated() where values[slot] == nil
+            for (slot, wanted) in names.names.enumerated() where found & (1 << UInt64(slot)) == 0
                 && NameKey.same(key, storage.attributeNames[index], as: wanted.key, wanted.name) {
-                values[slot] = storage.attributeValue(at: index)
+                found |= 1 << UInt64(slot)
+                body(slot, index)
             }
         }
-        return values
     }
 
     /// The UTF-8 bytes of attribute `name`'s value, without making a string.
@@ -172,11 +189,16 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// `textOfTextChildren` as UTF-8 bytes, for callers that fold or scan them without a string.
     public var utf8OfTextChildren: [UInt8] {
         var text: [UInt8] = []
+        appendUTF8OfTextChildren(to: &text)
+        return text
+    }
+
+    /// Appends `utf8OfTextChildren` to `text`: for callers that reuse one buffer across elements.
+    public func appendUTF8OfTextChildren(to text: inout [UInt8]) {
         forEachTextChild { bytes in
             text.append(contentsOf: bytes)
             return true
         }
-        return text
     }
 
     /// Calls `body` with the UTF-8 bytes of each text node child, in order, while it returns true.
@@ -375,6 +397,7 @@ public struct AttributeNameList: Sendable {
     let names: [AttributeName]
 
     public init(_ names: [String]) {
+        precondition(names.count <= 64, "an attribute name list holds at most 64 names")
         self.names = names.map(AttributeName.init)
     }
 }

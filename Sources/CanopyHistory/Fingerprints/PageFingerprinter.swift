@@ -177,7 +177,64 @@ public final class PageFingerprinter {
             hasher.combine(piece: separator)
             hasher.combine(piece: value)
         }
+        // The values of plain ASCII and their reductions are hashed from bytes, in a buffer kept
+        // across elements: a string for each value and each reduction was a third of this (perf).
+        func part(_ label: String, _ separator: String, bytes value: ArraySlice<UInt8>) {
+            hasher.combine(piece: "|")
+            hasher.combine(piece: label)
+            hasher.combine(piece: separator)
+            hasher.combine(piece: value)
+        }
+        let string = { (bytes: ArraySlice<UInt8>) in String(decoding: bytes, as: UTF8.self) }
         // Every attribute the descriptor reads, in one pass over the element's attributes.
+        let values = element.attributeBytes(Self.describedAttributes)
+        if let id = values[0].map(string), !VolatileValues.isGeneratedIdentifier(id) { part("", "#", id) }
+        for (offset, name) in Self.identifyingAttributes.enumerated() {
+            if let value = values[1 + offset].map(string) { part(name, "=", value) }
+        }
+        let afterIdentifying = 1 + Self.identifyingAttributes.count
+        if let target = values[afterIdentifying].map(string), !VolatileValues.isGeneratedIdentifier(target) { part("for", "=", target) }
+        if let label = values[afterIdentifying + 1].map(string) { part("label", "=", VolatileValues.normalizedText(label)) }
+        for (offset, name) in Self.referenceAttributes.enumerated() {
+            guard let value = values[afterIdentifying + 2 + offset] else { continue }
+            scratch.removeAll(keepingCapacity: true)
+            if value.withUnsafeBufferPointer({ VolatileValues.appendNormalizedASCIIURLReference($0, pageHost: pageHost, to: &scratch) }) {
+                part(name, "=", bytes: scratch[...])
+            } else {
+                part(name, "=", VolatileValues.normalizedURLReference(string(value), pageHost: pageHost))
+            }
+        }
+        // Only the element's own text: a list's items or a section's paragraphs are other
+        // elements, and their text changes without this one changing.
+        textScratch.removeAll(keepingCapacity: true)
+        element.appendUTF8OfTextChildren(to: &textScratch)
+        scratch.removeAll(keepingCapacity: true)
+        if textScratch.withUnsafeBufferPointer({ VolatileValues.appendNormalizedASCIIText($0, to: &scratch) }) {
+            if !scratch.isEmpty { part("text", "=", bytes: scratch[...]) }
+        } else {
+            let text = VolatileValues.normalizedText(element.textOfTextChildren)
+            if !text.isEmpty { part("text", "=", text) }
+        }
+        hasher.endField()
+        descriptorHashes[element.position] = hasher.value
+        return hasher.value
+    }
+
+    /// Buffers `descriptorHash` writes values and their reductions into, reused across elements.
+    private var scratch: [UInt8] = []
+    private var textScratch: [UInt8] = []
+
+    /// The hash `descriptorHash` computes, from strings as it was first written: the definition
+    /// the byte-level version is held to.
+    func descriptorHashByDefinition(of element: Element) -> UInt64 {
+        var hasher = StableHasher()
+        hasher.combine(piece: element.isHTML ? element.localName : "\(element.namespace):\(element.localName)")
+        func part(_ label: String, _ separator: String, _ value: String) {
+            hasher.combine(piece: "|")
+            hasher.combine(piece: label)
+            hasher.combine(piece: separator)
+            hasher.combine(piece: value)
+        }
         let values = element.attributeValues(Self.describedAttributes)
         if let id = values[0], !VolatileValues.isGeneratedIdentifier(id) { part("", "#", id) }
         for (offset, name) in Self.identifyingAttributes.enumerated() {
@@ -191,14 +248,14 @@ public final class PageFingerprinter {
                 part(name, "=", VolatileValues.normalizedURLReference(value, pageHost: pageHost))
             }
         }
-        // Only the element's own text: a list's items or a section's paragraphs are other
-        // elements, and their text changes without this one changing.
         let text = VolatileValues.normalizedText(element.textOfTextChildren)
         if !text.isEmpty { part("text", "=", text) }
         hasher.endField()
-        descriptorHashes[element.position] = hasher.value
         return hasher.value
     }
+
+    /// `descriptorHash` as the crawl computes it, for tests that hold it to the definition.
+    func descriptorHashForTesting(of element: Element) -> UInt64 { descriptorHash(of: element) }
 
     private static let identifyingAttributes = ["name", "type", "role", "data-testid", "data-test", "data-qa", "data-cy"]
     private static let referenceAttributes = ["href", "src", "action", "data"]

@@ -164,13 +164,25 @@ public enum VolatileValues {
     /// character is one byte): the same output without Unicode-aware string operations, which were
     /// two thirds of a fingerprint's cost on pages full of links. Nil for any other value.
     static func normalizedASCIIURLReference(_ bytes: UnsafeBufferPointer<UInt8>, pageHost: Substring?) -> String? {
-        for byte in bytes where byte >= 0x80 || byte == 0x0D { return nil }
+        var output: [UInt8] = []
+        guard appendNormalizedASCIIURLReference(bytes, pageHost: pageHost, to: &output) else { return nil }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `normalizedASCIIURLReference` appended to `output` as bytes, for a caller that hashes it:
+    /// false, with nothing appended, for a value that is not plain ASCII.
+    static func appendNormalizedASCIIURLReference(_ bytes: UnsafeBufferPointer<UInt8>, pageHost: Substring?, to output: inout [UInt8]) -> Bool {
+        for byte in bytes where byte >= 0x80 || byte == 0x0D { return false }
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return true }
         var rest = bytes[first...last]
-        if rest.first == UInt8(ascii: "#") { return "#" }
+        if rest.first == UInt8(ascii: "#") {
+            output.append(UInt8(ascii: "#"))
+            return true
+        }
         for scheme in schemesKeptAlone where rest.count >= scheme.utf8.count && zip(rest, scheme.utf8).allSatisfy({ $0.asciiLowercased == $1 }) {
-            return scheme
+            output.append(contentsOf: scheme.utf8)
+            return true
         }
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         if let question = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<question] }
@@ -180,8 +192,7 @@ public enum VolatileValues {
         } else if rest.starts(with: "//".utf8) {
             hostStart = rest.startIndex + 2
         }
-        var output: [UInt8] = []
-        output.reserveCapacity(rest.count + 2)
+        output.reserveCapacity(output.count + rest.count + 2)
         if let hostStart {
             rest = rest[hostStart...]
             let slash = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
@@ -214,7 +225,7 @@ public enum VolatileValues {
             }
         }
         if output.count == pathStart { output.append(UInt8(ascii: "/")) }
-        return String(decoding: output, as: UTF8.self)
+        return true
     }
 
     /// Where the first `://` starts. A plain scan: the standard library's generic `firstRange(of:)`
@@ -268,14 +279,23 @@ public enum VolatileValues {
     /// asking Unicode about each character, which was most of a fingerprint's cost. Nil when a
     /// byte up to the hundredth character written is not ASCII (what follows is never read).
     private static func normalizedASCIIText(_ text: String) -> String? {
+        var text = text
         var output: [UInt8] = []
-        output.reserveCapacity(min(text.utf8.count, 100))
+        guard text.withUTF8({ appendNormalizedASCIIText($0, to: &output) }) else { return nil }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `normalizedASCIIText` appended to `output` as bytes, for a caller that hashes it: false,
+    /// with `output` to be discarded, when the text is not ASCII as far as it is read.
+    static func appendNormalizedASCIIText(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool {
+        let start = output.count
+        output.reserveCapacity(start + min(bytes.count, 100))
         var pendingSpace = false
         var inDigits = false
-        for byte in text.utf8 {
-            if byte >= 0x80 { return nil }
+        for byte in bytes {
+            if byte >= 0x80 { return false }
             if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                pendingSpace = !output.isEmpty
+                pendingSpace = output.count > start
                 inDigits = false
                 continue
             }
@@ -290,9 +310,9 @@ public enum VolatileValues {
                 inDigits = false
                 output.append(byte.asciiLowercased)
             }
-            if output.count >= 100 { break }
+            if output.count - start >= 100 { break }
         }
-        return String(decoding: output, as: UTF8.self)
+        return true
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -42,6 +42,18 @@ public struct StableHasher: Sendable {
         self.state = state
     }
 
+    /// `combine(piece:)` of text given as UTF-8 bytes.
+    public mutating func combine(piece bytes: UnsafeBufferPointer<UInt8>) {
+        var state = self.state
+        for byte in bytes { state = Self.mixed(state, byte) }
+        self.state = state
+    }
+
+    /// `combine(piece:)` of text given as UTF-8 bytes.
+    public mutating func combine(piece bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { combine(piece: $0) }
+    }
+
     /// The separator after each field, which keeps ("ab", "c") and ("a", "bc") apart.
     public mutating func endField() {
         mix(0x1F)
