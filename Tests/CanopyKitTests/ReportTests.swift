@@ -291,8 +291,20 @@ struct ReportTests {
                 Character(Unicode.Scalar(UInt8.random(in: 0...0x7F, using: &generator)))
             }))
         }
+        // Either side of the run escaped on the stack at a time, and control characters throughout.
+        let limit = JSONText.inputRun
+        for length in [limit - 1, limit, limit + 1, 3 * limit] {
+            texts.append(String((0..<length).map { _ in specials.randomElement(using: &generator)!.first! }))
+            texts.append(String(repeating: "\u{01}", count: length))
+        }
         for text in texts {
             #expect(JSONText.string(text) == String(decoding: try encoder.encode(text), as: UTF8.self), "\(Array(text.utf8))")
+            // Pieces of one string escape as the whole does.
+            var pieces: [UInt8] = []
+            let middle = text.index(text.startIndex, offsetBy: text.count / 2)
+            JSONText.appendEscaped(String(text[..<middle]), to: &pieces)
+            JSONText.appendEscaped(String(text[middle...]), to: &pieces)
+            #expect([0x22] + pieces + [0x22] == Array(JSONText.string(text).utf8))
             let bytes = Array(text.utf8)
             for start in stride(from: 0, to: bytes.count - 7, by: 1) {
                 let word = bytes[start..<start + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }

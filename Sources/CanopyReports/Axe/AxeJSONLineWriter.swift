@@ -246,45 +246,145 @@ struct AxePageGroups {
 /// control characters escaped (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`), everything else as is.
 public enum JSONText {
     public static func append(_ text: String, to json: inout [UInt8]) {
-        json.append(0x22)
-        appendEscaped(text, to: &json)
-        json.append(0x22)
+        var text = text
+        text.withUTF8 { appendEscaped($0, quoted: true, to: &json) }
     }
 
     /// The string's content escaped, without quotes: pieces of one JSON string written one after
     /// another escape as their concatenation does, without making it.
     static func appendEscaped(_ text: String, to json: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
-            var clean = 0
+        text.withUTF8 { appendEscaped($0, quoted: false, to: &json) }
+    }
+
+    /// Escaped into a buffer on the stack, a run of input at a time, and appended a buffer at a
+    /// time: a string of up to `inputRun` bytes, quotes included, is one append. An append for
+    /// each quote and each run between escapes (a snippet's attributes are full of quotes) was
+    /// most of what writing a string cost (callgrind).
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quoted: Bool, to json: inout [UInt8]) {
+        // An escape is at most six bytes (`\u00XX`) for one; two more for the quotes.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6 * inputRun + 2) { buffer in
+            var end = 0
+            if quoted {
+                buffer[0] = 0x22
+                end = 1
+            }
             var index = 0
             while index < bytes.count {
-                // Eight bytes at a time while none needs escaping: snippets and messages are long
-                // and rarely hold any, and a byte at a time this scan was 2% of a crawl (callgrind).
-                if index + 8 <= bytes.count,
-                   !needsEscaping(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
-                    index += 8
-                    continue
+                let runEnd = min(bytes.count, index + inputRun)
+                end = escape(UnsafeBufferPointer(rebasing: bytes[index..<runEnd]), into: buffer, at: end)
+                index = runEnd
+                if index < bytes.count {
+                    json.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<end]))
+                    end = 0
                 }
-                let byte = bytes[index]
-                index += 1
-                guard needsEscaping(byte) else { continue }
-                let escaped = index - 1
-                json.append(contentsOf: bytes[clean..<escaped])
-                switch byte {
-                case 0x22: json.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: json.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: json.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: json.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: json.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x08: json.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: json.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                default: json.append(contentsOf: "\\u00\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16))".utf8)
-                }
-                clean = index
             }
-            json.append(contentsOf: bytes[clean...])
+            if quoted {
+                buffer[end] = 0x22
+                end += 1
+            }
+            json.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<end]))
         }
+    }
+
+    /// The input escaped into the stack buffer at a time: 170 bytes make at most 1,022.
+    static let inputRun = 170
+
+    /// Writes `bytes` escaped into `buffer` from `start` (room for six bytes each) and returns
+    /// where it stopped.
+    @inline(__always)
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var end = start
+        var index = 0
+        let output = UnsafeMutableRawPointer(buffer.baseAddress!)
+        // Eight bytes at a time, copied whole, then the copy cut at the first byte that needs
+        // escaping, if any, and that byte escaped: snippets and messages are long, and snippets
+        // full of quotes, which byte by byte cost more than the rest of writing them. (The eight
+        // bytes always fit: the buffer has room for six a byte of the run, eight of it to come.)
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            output.storeBytes(of: word, toByteOffset: end, as: UInt64.self)
+            let mask = escapeMask(UInt64(littleEndian: word))
+            guard mask != 0 else {
+                index += 8
+                end += 8
+                continue
+            }
+            // The lowest flagged byte is exact (a borrow can only flag bytes above it).
+            let clean = mask.trailingZeroBitCount / 8
+            end = write(bytes[index + clean], into: buffer, at: end + clean)
+            index += clean + 1
+        }
+        while index < bytes.count {
+            end = write(bytes[index], into: buffer, at: end)
+            index += 1
+        }
+        return end
+    }
+
+    @inline(__always)
+    private static func write(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        guard needsEscaping(byte) else {
+            buffer[start] = byte
+            return start + 1
+        }
+        var end = start
+        for escaped in escapeSequence(byte) {
+            buffer[end] = escaped
+            end += 1
+        }
+        return end
+    }
+
+    /// What JSONEncoder writes for a byte that `needsEscaping`: `\n`, `\r`, `\t`, `\b`, `\f`,
+    /// `\"`, `\\`, else `\u00XX` in lowercase hexadecimal.
+    @inline(__always)
+    private static func escapeSequence(_ byte: UInt8) -> EscapeSequence {
+        switch byte {
+        case 0x22: return EscapeSequence(0x5C, 0x22)
+        case 0x5C: return EscapeSequence(0x5C, 0x5C)
+        case 0x0A: return EscapeSequence(0x5C, UInt8(ascii: "n"))
+        case 0x0D: return EscapeSequence(0x5C, UInt8(ascii: "r"))
+        case 0x09: return EscapeSequence(0x5C, UInt8(ascii: "t"))
+        case 0x08: return EscapeSequence(0x5C, UInt8(ascii: "b"))
+        case 0x0C: return EscapeSequence(0x5C, UInt8(ascii: "f"))
+        default:
+            let hex = { (digit: UInt8) in digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10 }
+            return EscapeSequence(0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex(byte >> 4), hex(byte & 0xF))
+        }
+    }
+
+    /// Two to six bytes, without an array.
+    private struct EscapeSequence: Sequence, IteratorProtocol {
+        private var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+        private let count: Int
+        private var position = 0
+
+        init(_ first: UInt8, _ second: UInt8) {
+            bytes = (first, second, 0, 0, 0, 0)
+            count = 2
+        }
+
+        init(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8, _ e: UInt8, _ f: UInt8) {
+            bytes = (a, b, c, d, e, f)
+            count = 6
+        }
+
+        mutating func next() -> UInt8? {
+            guard position < count else { return nil }
+            defer { position += 1 }
+            return withUnsafeBytes(of: bytes) { $0[position] }
+        }
+    }
+
+    /// Whether any byte of `bytes` needs escaping.
+    static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 8 <= bytes.count {
+            if needsEscaping(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) { return true }
+            index += 8
+        }
+        return bytes[index...].contains(where: needsEscaping)
     }
 
     /// A quote, a backslash or a control character.
@@ -294,13 +394,18 @@ public enum JSONText {
     /// Whether any of the eight bytes of `word` `needsEscaping`: the exact zero-byte and
     /// less-than tests on all bytes at once (a byte of 0x80 or more never counts).
     @inline(__always)
-    static func needsEscaping(_ word: UInt64) -> Bool {
+    static func needsEscaping(_ word: UInt64) -> Bool { escapeMask(word) != 0 }
+
+    /// The high bit of each byte of `word` (the first byte lowest) that may need escaping: exact
+    /// for the lowest one flagged, while bytes above it may be flagged by a borrow.
+    @inline(__always)
+    static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
         let control = (word &- ones &* 0x20) & ~word
         let quote = (quotes &- ones) & ~quotes
         let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & highBits != 0
+        return (control | quote | backslash) & highBits
     }
 
     public static func string(_ text: String) -> String {
