@@ -246,6 +246,9 @@ struct AxePageGroups {
 /// control characters escaped (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`), everything else as is.
 public enum JSONText {
     public static func append(_ text: String, to json: inout [UInt8]) {
+        // The string's own bytes where it has them contiguous (native strings do): a copy to call
+        // `withUTF8` on was a retain and a release for every string written.
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, quoted: true, to: &json) }) != nil { return }
         var text = text
         text.withUTF8 { appendEscaped($0, quoted: true, to: &json) }
     }
@@ -253,6 +256,7 @@ public enum JSONText {
     /// The string's content escaped, without quotes: pieces of one JSON string written one after
     /// another escape as their concatenation does, without making it.
     static func appendEscaped(_ text: String, to json: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, quoted: false, to: &json) }) != nil { return }
         var text = text
         text.withUTF8 { appendEscaped($0, quoted: false, to: &json) }
     }
