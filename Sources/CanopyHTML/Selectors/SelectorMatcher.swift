@@ -36,7 +36,10 @@ enum SelectorMatcher {
     }
 
     private static func match(_ selector: ComplexSelector, compoundIndex: Int, _ element: Element, anchor: Element?) -> Outcome {
-        guard matchesCompound(selector.compounds[compoundIndex], element, anchor: anchor) else {
+        // The compound lent from the array's storage: read by subscript, it was copied (its type
+        // name and conditions retained) and destroyed for every element tried.
+        let matched = selector.compounds.withUnsafeBufferPointer { matchesCompound($0[compoundIndex], element, anchor: anchor) }
+        guard matched else {
             return .restartFromClosestLaterSibling
         }
         guard compoundIndex < selector.combinators.count else { return .matched }
@@ -82,10 +85,11 @@ enum SelectorMatcher {
             guard storage.nameKeys[element.node] == key else { return false }
             if key >> 56 > 7, !matchesType(compound.typeName!, element) { return false }
         }
-        for condition in compound.conditions {
-            guard matchesCondition(condition, element) else { return false }
+        // Each condition lent, not copied, as the compound is.
+        return compound.conditions.withUnsafeBufferPointer { conditions in
+            for index in conditions.indices where !matchesCondition(conditions[index], element) { return false }
+            return true
         }
-        return true
     }
 
     static func matchesType(_ typeName: TypeName, _ element: Element) -> Bool {
@@ -105,17 +109,24 @@ enum SelectorMatcher {
         switch condition {
         case .id(let id):
             guard let index = storage.attributeIndex(node: element.node, name: .id) else { return false }
-            var id = id
-            return id.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { sameBytes($0, wanted) } }
+            return withUTF8(of: id) { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { sameBytes($0, wanted) } }
         case .className(let name):
             guard let index = storage.attributeIndex(node: element.node, name: .class) else { return false }
-            var name = name
-            return name.withUTF8 { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { containsWord($0, wanted) } }
+            return withUTF8(of: name) { wanted in storage.attributeBytes(at: index).withUnsafeBufferPointer { containsWord($0, wanted) } }
         case .attribute(let attribute):
             return matchesAttribute(attribute, element)
         case .pseudoClass(let pseudoClass):
             return matchesPseudoClass(pseudoClass, element)
         }
+    }
+
+    /// The text's own UTF-8 where it is contiguous (native strings), else a copy's: a copy to call
+    /// `withUTF8` on is a retain and a release for every element tried.
+    @inline(__always)
+    private static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     private static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
