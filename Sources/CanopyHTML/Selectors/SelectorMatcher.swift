@@ -36,9 +36,9 @@ enum SelectorMatcher {
     }
 
     private static func match(_ selector: ComplexSelector, compoundIndex: Int, _ element: Element, anchor: Element?) -> Outcome {
-        // The compound lent from the array's storage: read by subscript, it was copied (its type
-        // name and conditions retained) and destroyed for every element tried.
-        let matched = selector.compounds.withUnsafeBufferPointer { matchesCompound($0[compoundIndex], element, anchor: anchor) }
+        // The compound read in place in the array's storage: read by subscript, it was copied (its
+        // type name and conditions retained) and destroyed for every element tried.
+        let matched = selector.compounds.withUnsafeBufferPointer { matchesCompound(at: $0.baseAddress! + compoundIndex, element, anchor: anchor) }
         guard matched else {
             return .restartFromClosestLaterSibling
         }
@@ -75,18 +75,23 @@ enum SelectorMatcher {
     // MARK: Compound selectors
 
     static func matchesCompound(_ compound: CompoundSelector, _ element: Element, anchor: Element?) -> Bool {
-        if compound.isRelativeAnchor { return element == anchor }
+        withUnsafePointer(to: compound) { matchesCompound(at: $0, element, anchor: anchor) }
+    }
+
+    /// The compound at `compound`, its parts read in place.
+    private static func matchesCompound(at compound: UnsafePointer<CompoundSelector>, _ element: Element, anchor: Element?) -> Bool {
+        if compound.pointee.isRelativeAnchor { return element == anchor }
         // The keys alone (plain words) rather than the type name, whose two strings a binding
         // copied, retained and released for every element tried.
-        if let keys = compound.typeName?.keys {
+        if let keys = compound.pointee.typeName?.keys {
             let storage = element.document.storage
             let isHTML = storage.nodes[element.node].namespace == .html
             let key = isHTML ? keys.html : keys.foreign
             guard storage.nameKeys[element.node] == key else { return false }
-            if key >> 56 > 7, !matchesType(compound.typeName!, element) { return false }
+            if key >> 56 > 7, !matchesType(compound.pointee.typeName!, element) { return false }
         }
-        // Each condition lent, not copied, as the compound is.
-        return compound.conditions.withUnsafeBufferPointer { conditions in
+        // Conditions read by index in the array's storage, which copies less than iterating did.
+        return compound.pointee.conditions.withUnsafeBufferPointer { conditions in
             for index in conditions.indices where !matchesCondition(conditions[index], element) { return false }
             return true
         }
