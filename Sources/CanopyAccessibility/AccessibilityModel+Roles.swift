@@ -36,17 +36,17 @@ extension AccessibilityModel {
     public func explicitRole(of element: Element, options: RoleOptions) -> String? {
         let position = element.position
         if options == .standard {
-            if standardExplicitRoles.isEmpty { standardExplicitRoles = Array(repeating: nil, count: document.elementCount) }
+            if standardExplicitRoles.isEmpty { standardExplicitRoles.allocate(document.elementCount) }
             if let cached = standardExplicitRoles[position] { return cached }
             let role = Self.explicitRole(of: element, options: options)
-            standardExplicitRoles[position] = .some(role)
+            standardExplicitRoles.set(role, at: position)
             return role
         }
         if options == .axeDefault {
-            if axeDefaultExplicitRoles.isEmpty { axeDefaultExplicitRoles = Array(repeating: nil, count: document.elementCount) }
+            if axeDefaultExplicitRoles.isEmpty { axeDefaultExplicitRoles.allocate(document.elementCount) }
             if let cached = axeDefaultExplicitRoles[position] { return cached }
             let role = Self.explicitRole(of: element, options: options)
-            axeDefaultExplicitRoles[position] = .some(role)
+            axeDefaultExplicitRoles.set(role, at: position)
             return role
         }
         return Self.explicitRole(of: element, options: options)
@@ -87,19 +87,19 @@ extension AccessibilityModel {
     public func role(of element: Element, options: RoleOptions) -> String? {
         let position = element.position
         if options == .axeDefault {
-            if axeDefaultRoles.isEmpty { axeDefaultRoles = Array(repeating: nil, count: document.elementCount) }
+            if axeDefaultRoles.isEmpty { axeDefaultRoles.allocate(document.elementCount) }
             if let cached = axeDefaultRoles[position] { return cached }
             let resolved = resolveRole(of: element, options: options)
             // A role that needed a name (section, form, aside) is not kept once names are cut.
-            if !isNameBudgetSpent { axeDefaultRoles[position] = .some(resolved) }
+            if !isNameBudgetSpent { axeDefaultRoles.set(resolved, at: position) }
             return resolved
         }
         if options == .standard {
-            if standardRoles.isEmpty { standardRoles = Array(repeating: nil, count: document.elementCount) }
+            if standardRoles.isEmpty { standardRoles.allocate(document.elementCount) }
             if let cached = standardRoles[position] { return cached }
             let resolved = resolveRole(of: element, options: options)
             // A role that needed a name (section, form, aside) is not kept once names are cut.
-            if !isNameBudgetSpent { standardRoles[position] = .some(resolved) }
+            if !isNameBudgetSpent { standardRoles.set(resolved, at: position) }
             return resolved
         }
         if let cached = roleCache[options]?[position] { return cached }

@@ -36,11 +36,11 @@ public final class AccessibilityModel {
     @exclusivity(unchecked) var roleCache: [RoleOptions: [Int: String?]] = [:]
     /// The same for the two option sets rules ask with for nearly every element, as arrays by
     /// position (nil: not resolved yet), allocated on first use.
-    @exclusivity(unchecked) var standardRoles: [String??] = []
-    @exclusivity(unchecked) var axeDefaultRoles: [String??] = []
+    @exclusivity(unchecked) var standardRoles = RoleSlots()
+    @exclusivity(unchecked) var axeDefaultRoles = RoleSlots()
     /// Explicit roles by element position, for the same two option sets (nil: not read yet).
-    @exclusivity(unchecked) var standardExplicitRoles: [String??] = []
-    @exclusivity(unchecked) var axeDefaultExplicitRoles: [String??] = []
+    @exclusivity(unchecked) var standardExplicitRoles = RoleSlots()
+    @exclusivity(unchecked) var axeDefaultExplicitRoles = RoleSlots()
     /// `hasARIAAttribute` by element position, for the whole page at once (empty: not built yet).
     @exclusivity(unchecked) var ariaAttributed: [Bool] = []
     @exclusivity(unchecked) var ariaAttributedElements: [Element]?
@@ -303,8 +303,8 @@ public final class AccessibilityModel {
             referenceTexts = [:]
             sharedLabelsByID = [:]
             roleCache = [:]
-            standardRoles = []
-            axeDefaultRoles = []
+            standardRoles.removeAll()
+            axeDefaultRoles.removeAll()
             namedFromContent = []
         }
         namesCutShort += 1
