@@ -6,12 +6,12 @@ extension AccessibilityModel {
     /// The element's accessible name, computed as axe-core computes it (accname 1.2 with axe's
     /// spec differences), whitespace-normalized. Empty when it has none. Cached per element.
     public func accessibleName(of element: Element) -> String {
-        if nameCache.isEmpty { nameCache = Array(repeating: nil, count: document.elementCount) }
+        if nameCache.isEmpty { nameCache.allocate(document.elementCount) }
         if let cached = nameCache[element.position] { return cached }
         var computation = NameComputation(model: self, start: element)
         let name = computation.name()
         // A name cut short by the budget is not kept (the budget's first step emptied the cache).
-        if !isNameBudgetSpent { nameCache[element.position] = name }
+        if !isNameBudgetSpent { nameCache.set(name, at: element.position) }
         return name
     }
 

@@ -31,7 +31,7 @@ public final class AccessibilityModel {
     @exclusivity(unchecked) var sharedLabelsByID: [String: SharedLabels?] = [:]
     /// Accessible names already computed, by element position (nil: not computed yet), allocated
     /// on first use.
-    @exclusivity(unchecked) var nameCache: [String?] = []
+    @exclusivity(unchecked) var nameCache = NameSlots()
     /// Roles already resolved, by element position, one cache per option set.
     @exclusivity(unchecked) var roleCache: [RoleOptions: [Int: String?]] = [:]
     /// The same for the two option sets rules ask with for nearly every element, as arrays by
@@ -299,7 +299,7 @@ public final class AccessibilityModel {
         nameSteps += 1
         guard nameSteps > nameStepBudget else { return true }
         if nameSteps == nameStepBudget + 1 {
-            nameCache = []
+            nameCache.removeAll()
             referenceTexts = [:]
             sharedLabelsByID = [:]
             roleCache = [:]
