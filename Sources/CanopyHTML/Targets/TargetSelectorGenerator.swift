@@ -41,7 +41,19 @@ public struct TargetSelectorGenerator: Sendable {
         /// time when first asked: tags from the document's name index, classes and each attribute
         /// from the elements that carry it (ids are the document's own index). Listing every feature of every element
         /// up front was half the cost of a page's selectors.
-        private var documentMatches = FeatureTable<[Int32]>()
+        private var documentMatches = FeatureTable<MatchList>()
+        /// The nodes of every feature's matches, each list chained through `nextMatch` (-1: the
+        /// last): an array of nodes per feature, appended to inside the table, was reallocated
+        /// on a third of the appends, and that was the most of indexing a page (callgrind).
+        private var matchedNodes: [Int32] = []
+        private var nextMatch: [Int32] = []
+
+        /// A feature's matches: how many, and the first and last entries of their chain.
+        private struct MatchList {
+            var count: Int32
+            var first: Int32
+            var last: Int32
+        }
         private var indexedTags: Set<UInt64> = []
         private var indexedClasses = false
         private var indexedAttributes: Set<String> = []
@@ -406,28 +418,47 @@ public struct TargetSelectorGenerator: Sendable {
         // MARK: Choosing pieces
 
         private func documentCount(of piece: Piece) -> Int {
-            piece.keys.reduce(0) { $0 + matches(of: $1).count }
+            piece.keys.reduce(0) { $0 + documentMatchCount(of: $1) }
+        }
+
+        /// How many element nodes of the document have `key`.
+        private func documentMatchCount(of key: FeatureKey) -> Int {
+            if case .id(let id) = key.source { return document.idIndex[id]?.count ?? 0 }
+            index(for: key)
+            return Int(documentMatches[key.hash]?.count ?? 0)
         }
 
         /// The element nodes of the document that have `key`, in document order.
         private func matches(of key: FeatureKey) -> [Int32] {
+            if case .id(let id) = key.source { return document.idIndex[id] ?? [] }
+            index(for: key)
+            guard let list = documentMatches[key.hash] else { return [] }
+            var nodes: [Int32] = []
+            nodes.reserveCapacity(Int(list.count))
+            var entry = list.first
+            while entry >= 0 {
+                nodes.append(matchedNodes[Int(entry)])
+                entry = nextMatch[Int(entry)]
+            }
+            return nodes
+        }
+
+        /// Indexes the document's matches of every feature of `key`'s kind (of its name, for
+        /// tags and attributes), the first time one is asked.
+        private func index(for key: FeatureKey) {
             let storage = document.storage
             switch key.source {
             case .htmlTag(let name), .foreignTag(let name):
                 if indexedTags.insert(key.hash).inserted {
                     var isHTML = false
                     if case .htmlTag = key.source { isHTML = true }
-                    let positions = document.elementPositions(named: name)
-                    var nodes: [Int32] = []
-                    nodes.reserveCapacity(positions.count)
-                    for position in positions {
+                    for position in document.elementPositions(named: name) {
                         let node = document.elementNodes[Int(position)]
-                        if (storage.nodes[Int(node)].namespace == .html) == isHTML { nodes.append(node) }
+                        if (storage.nodes[Int(node)].namespace == .html) == isHTML { addMatch(key.hash, node: node) }
                     }
-                    documentMatches.set(key.hash, to: nodes)
                 }
-            case .id(let id):
-                return document.idIndex[id] ?? []
+            case .id:
+                break
             case .className:
                 if !indexedClasses {
                     indexedClasses = true
@@ -437,7 +468,7 @@ public struct TargetSelectorGenerator: Sendable {
                         guard let index = storage.attributeIndex(node: node, name: .class) else { continue }
                         hashes.removeAll(keepingCapacity: true)
                         Self.appendClassHashes(of: storage.attributeBytes(at: index), to: &hashes)
-                        for hash in hashes { documentMatches.update(hash, default: []) { $0.append(Int32(node)) } }
+                        for hash in hashes { addMatch(hash, node: Int32(node)) }
                     }
                 }
             case .attribute(let name):
@@ -452,13 +483,22 @@ public struct TargetSelectorGenerator: Sendable {
                         guard Self.isUsableAttributeValue(value) else { continue }
                         let isHTML = storage.nodes[node].namespace == .html
                         let hash = FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML, isCaseInsensitive: isCaseInsensitive)
-                        documentMatches.update(hash.value, default: []) {
-                            $0.append(Int32(node))
-                        }
+                        addMatch(hash.value, node: Int32(node))
                     }
                 }
             }
-            return documentMatches[key.hash] ?? []
+        }
+
+        /// Adds `node` to the end of the matches of feature `hash`.
+        private func addMatch(_ hash: UInt64, node: Int32) {
+            let entry = Int32(matchedNodes.count)
+            matchedNodes.append(node)
+            nextMatch.append(-1)
+            documentMatches.update(hash, default: MatchList(count: 0, first: entry, last: -1)) { list in
+                if list.last >= 0 { nextMatch[Int(list.last)] = entry }
+                list.last = entry
+                list.count += 1
+            }
         }
 
         /// A piece that matches `element` and no other element of the document, or nil.
