@@ -169,22 +169,11 @@ public final class PageFingerprinter {
     private func descriptorHash(of element: Element) -> UInt64 {
         if descriptorHashes.isEmpty { descriptorHashes = Array(repeating: nil, count: document.elementCount) }
         if let known = descriptorHashes[element.position] { return known }
-        var hasher = StableHasher()
-        hasher.combine(piece: element.isHTML ? element.localName : "\(element.namespace):\(element.localName)")
-        func part(_ label: String, _ separator: String, _ value: String) {
-            hasher.combine(piece: "|")
-            hasher.combine(piece: label)
-            hasher.combine(piece: separator)
-            hasher.combine(piece: value)
-        }
+        var descriptor = DescriptorHasher(element)
+        func part(_ label: String, _ separator: String, _ value: String) { descriptor.part(label, separator, value) }
         // The values of plain ASCII and their reductions are hashed from bytes, in a buffer kept
         // across elements: a string for each value and each reduction was a third of this (perf).
-        func part(_ label: String, _ separator: String, bytes value: ArraySlice<UInt8>) {
-            hasher.combine(piece: "|")
-            hasher.combine(piece: label)
-            hasher.combine(piece: separator)
-            hasher.combine(piece: value)
-        }
+        func part(_ label: String, _ separator: String, bytes value: ArraySlice<UInt8>) { descriptor.part(label, separator, value) }
         let string = { (bytes: ArraySlice<UInt8>) in String(decoding: bytes, as: UTF8.self) }
         // Every attribute the descriptor reads, in one pass over the element's attributes.
         let values = element.attributeBytes(Self.describedAttributes)
@@ -215,9 +204,9 @@ public final class PageFingerprinter {
             let text = VolatileValues.normalizedText(element.textOfTextChildren)
             if !text.isEmpty { part("text", "=", text) }
         }
-        hasher.endField()
-        descriptorHashes[element.position] = hasher.value
-        return hasher.value
+        let hash = descriptor.finish()
+        descriptorHashes[element.position] = hash
+        return hash
     }
 
     /// Buffers `descriptorHash` writes values and their reductions into, reused across elements.
@@ -227,14 +216,8 @@ public final class PageFingerprinter {
     /// The hash `descriptorHash` computes, from strings as it was first written: the definition
     /// the byte-level version is held to.
     func descriptorHashByDefinition(of element: Element) -> UInt64 {
-        var hasher = StableHasher()
-        hasher.combine(piece: element.isHTML ? element.localName : "\(element.namespace):\(element.localName)")
-        func part(_ label: String, _ separator: String, _ value: String) {
-            hasher.combine(piece: "|")
-            hasher.combine(piece: label)
-            hasher.combine(piece: separator)
-            hasher.combine(piece: value)
-        }
+        var descriptor = DescriptorHasher(element)
+        func part(_ label: String, _ separator: String, _ value: String) { descriptor.part(label, separator, value) }
         let values = element.attributeValues(Self.describedAttributes)
         if let id = values[0], !VolatileValues.isGeneratedIdentifier(id) { part("", "#", id) }
         for (offset, name) in Self.identifyingAttributes.enumerated() {
@@ -250,8 +233,38 @@ public final class PageFingerprinter {
         }
         let text = VolatileValues.normalizedText(element.textOfTextChildren)
         if !text.isEmpty { part("text", "=", text) }
-        hasher.endField()
-        return hasher.value
+        return descriptor.finish()
+    }
+
+    /// A descriptor's parts fed to one field of a `StableHasher`: the tag, then `|label=value`
+    /// for each part, as the text joined by "|" would be hashed, without making it.
+    private struct DescriptorHasher {
+        private var hasher = StableHasher()
+
+        init(_ element: Element) {
+            hasher.combine(piece: element.isHTML ? element.localName : "\(element.namespace):\(element.localName)")
+        }
+
+        mutating func part(_ label: String, _ separator: String, _ value: String) {
+            open(label, separator)
+            hasher.combine(piece: value)
+        }
+
+        mutating func part(_ label: String, _ separator: String, _ value: ArraySlice<UInt8>) {
+            open(label, separator)
+            hasher.combine(piece: value)
+        }
+
+        private mutating func open(_ label: String, _ separator: String) {
+            hasher.combine(piece: "|")
+            hasher.combine(piece: label)
+            hasher.combine(piece: separator)
+        }
+
+        mutating func finish() -> UInt64 {
+            hasher.endField()
+            return hasher.value
+        }
     }
 
     /// `descriptorHash` as the crawl computes it, for tests that hold it to the definition.
