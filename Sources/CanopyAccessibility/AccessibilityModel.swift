@@ -34,8 +34,8 @@ public final class AccessibilityModel {
     @exclusivity(unchecked) var nameCache = NameSlots()
     /// Roles already resolved, by element position, one cache per option set.
     @exclusivity(unchecked) var roleCache: [RoleOptions: [Int: String?]] = [:]
-    /// The same for the two option sets rules ask with for nearly every element, as arrays by
-    /// position (nil: not resolved yet), allocated on first use.
+    /// The same for the two option sets rules ask with for nearly every element, by position
+    /// (nil: not resolved yet), allocated on first use.
     @exclusivity(unchecked) var standardRoles = RoleSlots()
     @exclusivity(unchecked) var axeDefaultRoles = RoleSlots()
     /// Explicit roles by element position, for the same two option sets (nil: not read yet).
