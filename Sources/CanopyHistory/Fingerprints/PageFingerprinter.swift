@@ -169,28 +169,26 @@ public final class PageFingerprinter {
     private func descriptorHash(of element: Element) -> UInt64 {
         if descriptorHashes.isEmpty { descriptorHashes = Array(repeating: nil, count: document.elementCount) }
         if let known = descriptorHashes[element.position] { return known }
-        var descriptor = DescriptorHasher(element)
-        func part(_ label: String, _ separator: String, _ value: String) { descriptor.part(label, separator, value) }
         // The values of plain ASCII and their reductions are hashed from bytes, in a buffer kept
         // across elements: a string for each value and each reduction was a third of this (perf).
-        func part(_ label: String, _ separator: String, bytes value: ArraySlice<UInt8>) { descriptor.part(label, separator, value) }
+        var descriptor = DescriptorHasher(element)
         let string = { (bytes: ArraySlice<UInt8>) in String(decoding: bytes, as: UTF8.self) }
         // Every attribute the descriptor reads, in one pass over the element's attributes.
         let values = element.attributeBytes(Self.describedAttributes)
-        if let id = values[0].map(string), !VolatileValues.isGeneratedIdentifier(id) { part("", "#", id) }
+        if let id = values[0].map(string), !VolatileValues.isGeneratedIdentifier(id) { descriptor.part("", "#", id) }
         for (offset, name) in Self.identifyingAttributes.enumerated() {
-            if let value = values[1 + offset].map(string) { part(name, "=", value) }
+            if let value = values[1 + offset].map(string) { descriptor.part(name, "=", value) }
         }
         let afterIdentifying = 1 + Self.identifyingAttributes.count
-        if let target = values[afterIdentifying].map(string), !VolatileValues.isGeneratedIdentifier(target) { part("for", "=", target) }
-        if let label = values[afterIdentifying + 1].map(string) { part("label", "=", VolatileValues.normalizedText(label)) }
+        if let target = values[afterIdentifying].map(string), !VolatileValues.isGeneratedIdentifier(target) { descriptor.part("for", "=", target) }
+        if let label = values[afterIdentifying + 1].map(string) { descriptor.part("label", "=", VolatileValues.normalizedText(label)) }
         for (offset, name) in Self.referenceAttributes.enumerated() {
             guard let value = values[afterIdentifying + 2 + offset] else { continue }
             scratch.removeAll(keepingCapacity: true)
             if value.withUnsafeBufferPointer({ VolatileValues.appendNormalizedASCIIURLReference($0, pageHost: pageHost, to: &scratch) }) {
-                part(name, "=", bytes: scratch[...])
+                descriptor.part(name, "=", scratch[...])
             } else {
-                part(name, "=", VolatileValues.normalizedURLReference(string(value), pageHost: pageHost))
+                descriptor.part(name, "=", VolatileValues.normalizedURLReference(string(value), pageHost: pageHost))
             }
         }
         // Only the element's own text: a list's items or a section's paragraphs are other
@@ -199,10 +197,10 @@ public final class PageFingerprinter {
         element.appendUTF8OfTextChildren(to: &textScratch)
         scratch.removeAll(keepingCapacity: true)
         if textScratch.withUnsafeBufferPointer({ VolatileValues.appendNormalizedASCIIText($0, to: &scratch) }) {
-            if !scratch.isEmpty { part("text", "=", bytes: scratch[...]) }
+            if !scratch.isEmpty { descriptor.part("text", "=", scratch[...]) }
         } else {
             let text = VolatileValues.normalizedText(element.textOfTextChildren)
-            if !text.isEmpty { part("text", "=", text) }
+            if !text.isEmpty { descriptor.part("text", "=", text) }
         }
         let hash = descriptor.finish()
         descriptorHashes[element.position] = hash
@@ -217,22 +215,21 @@ public final class PageFingerprinter {
     /// the byte-level version is held to.
     func descriptorHashByDefinition(of element: Element) -> UInt64 {
         var descriptor = DescriptorHasher(element)
-        func part(_ label: String, _ separator: String, _ value: String) { descriptor.part(label, separator, value) }
         let values = element.attributeValues(Self.describedAttributes)
-        if let id = values[0], !VolatileValues.isGeneratedIdentifier(id) { part("", "#", id) }
+        if let id = values[0], !VolatileValues.isGeneratedIdentifier(id) { descriptor.part("", "#", id) }
         for (offset, name) in Self.identifyingAttributes.enumerated() {
-            if let value = values[1 + offset] { part(name, "=", value) }
+            if let value = values[1 + offset] { descriptor.part(name, "=", value) }
         }
         let afterIdentifying = 1 + Self.identifyingAttributes.count
-        if let target = values[afterIdentifying], !VolatileValues.isGeneratedIdentifier(target) { part("for", "=", target) }
-        if let label = values[afterIdentifying + 1] { part("label", "=", VolatileValues.normalizedText(label)) }
+        if let target = values[afterIdentifying], !VolatileValues.isGeneratedIdentifier(target) { descriptor.part("for", "=", target) }
+        if let label = values[afterIdentifying + 1] { descriptor.part("label", "=", VolatileValues.normalizedText(label)) }
         for (offset, name) in Self.referenceAttributes.enumerated() {
             if let value = values[afterIdentifying + 2 + offset] {
-                part(name, "=", VolatileValues.normalizedURLReference(value, pageHost: pageHost))
+                descriptor.part(name, "=", VolatileValues.normalizedURLReference(value, pageHost: pageHost))
             }
         }
         let text = VolatileValues.normalizedText(element.textOfTextChildren)
-        if !text.isEmpty { part("text", "=", text) }
+        if !text.isEmpty { descriptor.part("text", "=", text) }
         return descriptor.finish()
     }
 
