@@ -231,14 +231,17 @@ public final class AccessibilityModel {
 
     /// Whether anything on the page can disable an element: a `disabled` or `aria-disabled`
     /// attribute somewhere. Without one, no element is disabled, nor labelled by a disabled control.
-    public private(set) lazy var mayDisable = document.containsAttribute(.disabled) || document.containsAttribute(.ariaDisabled)
+    public private(set) lazy var mayDisable = hasARIADisabled || document.containsAttribute(.disabled)
 
     /// Whether anything on the page can disable what it holds: an `aria-disabled` attribute or
     /// a disabled `<fieldset>`. The contrast rules ask about every text element, and without
     /// either no chain of ancestors needs to be read (javadoc's pages disable one control, and
     /// reading the chains was 1% of a styled crawl).
-    private lazy var mayDisableDescendants = document.containsAttribute(.ariaDisabled)
+    private lazy var mayDisableDescendants = hasARIADisabled
         || document.elements(named: "fieldset").contains { Focusability.fieldsetDisabling(by: $0) == true }
+
+    /// An `aria-disabled` attribute anywhere on the page, looked for once for both questions above.
+    private lazy var hasARIADisabled = document.containsAttribute(.ariaDisabled)
 
     /// `aria-disabled="true"` on the element or an ancestor.
     private static let ariaDisabled: UInt8 = 1
