@@ -103,7 +103,7 @@ public struct ReportWriter: Sendable {
                 let details = try store.digestDetails(run: latest.runId, previous: latest.comparison?.previousRunId)
                 digest = WeeklyDigest(trend: trend, openIssues: openIssues.digestLists, details: details, site: Self.siteName(of: latestRun))
             }
-            try issueListings?.wait()
+            try listings.wait()
             try latestResults?.commit()
             var files = [Self.htmlFile, Self.trendFile, Self.csvFile, Self.resultsFile, Self.sarifFile].map(path)
             if let digest {
@@ -165,7 +165,7 @@ private final class IssueListingsJob {
     }
 
     private let channel: SummaryChannel
-    private let job: ReaderJob<Void>
+    private let job: ReaderJob
     private var summaryTaken: Summary?
 
     init(
@@ -245,7 +245,7 @@ public final class LatestResultsFile: @unchecked Sendable {
     let run: RunID?
     let path: String
     private let file: ReportFile
-    private let job: ReaderJob<Void>
+    private let job: ReaderJob
 
     /// Starts writing the lines of `run`, which a crawl is about to finish, into `folder`.
     public convenience init(store: RunStore, run: RunID, folder: String) throws {
@@ -279,34 +279,34 @@ public final class LatestResultsFile: @unchecked Sendable {
 /// (SQLite's write-ahead log lets it read beside the writer's connection). Where no second
 /// connection can be opened (a store in memory, a file being replaced), the work is done by `wait`
 /// on the caller's thread, through the store itself.
-final class ReaderJob<Result>: @unchecked Sendable {
+final class ReaderJob: @unchecked Sendable {
     // @unchecked: `outcome` is written by the job's thread before `done` is signalled, and read
     // only after it, by the one thread that waits.
     private let store: RunStore
-    private let work: @Sendable (RunStore) throws -> Result
+    private let work: @Sendable (RunStore) throws -> Void
     private let done = DispatchSemaphore(value: 0)
-    private var outcome: Swift.Result<Result, any Error>?
+    private var outcome: Result<Void, any Error>?
 
     /// Whether the work runs on a thread of its own (else `wait` does it).
     private(set) var hasThread = false
 
-    init(store: RunStore, onItsOwnThread: Bool = true, _ work: @escaping @Sendable (RunStore) throws -> Result) {
+    init(store: RunStore, onItsOwnThread: Bool = true, _ work: @escaping @Sendable (RunStore) throws -> Void) {
         self.store = store
         self.work = work
         guard onItsOwnThread, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
         hasThread = true
         Thread.detachNewThread { [self] in
-            outcome = Swift.Result { try work(reader) }
+            outcome = Result { try work(reader) }
             done.signal()
         }
     }
 
-    /// The work's result (or what it threw), once it is done; the first call waits, or does the
-    /// work when no thread was started.
-    func wait() throws -> Result {
+    /// Throws what the work threw, once it is done; the first call waits, or does the work when
+    /// no thread was started.
+    func wait() throws {
         if outcome == nil {
-            if hasThread { done.wait() } else { outcome = Swift.Result { try work(store) } }
+            if hasThread { done.wait() } else { outcome = Result { try work(store) } }
         }
-        return try outcome!.get()
+        try outcome!.get()
     }
 }
