@@ -1,6 +1,7 @@
 @testable import CanopyHistory
 import Foundation
 import Testing
+import CanopyRules
 import CanopyStore
 import CanopyHistoryTestSupport
 
@@ -120,5 +121,38 @@ struct IssueKeyTests {
         #expect((template.pageCount, template.findingCount) == (pageCount, 4 * pageCount))
         #expect(try store.findings(run: run).allSatisfy { $0.issueKey != nil }, "every finding got its key")
         #expect(try store.pages(run: run).allSatisfy { $0.pageType == "/product/*" }, "and every page its type")
+    }
+
+    @Test("an issue takes the most severe impact among its findings and the first owner met; each total counts it once")
+    func impactAndOwnerOfAnIssueWhoseFindingsDiffer() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("mixed.sqlite"))
+        // One template issue (same rule, signature and page type) whose findings disagree on the
+        // impact and the owner, and a second issue so that the totals add up two.
+        func finding(_ impact: Impact, owner: String?, signature: String = "gallery-image") -> FindingRecord {
+            FindingRecord(
+                Finding(ruleID: "image-alt", impact: impact, outcome: .violation, target: "#\(signature)", snippet: "<img>", message: "it fails"),
+                owner: owner, identity: FindingIdentity(elementSignature: signature, component: nil)
+            )
+        }
+        let pages = [
+            PageRecord(url: "https://shop.example/product/1", findings: [finding(.minor, owner: nil), finding(.moderate, owner: nil)]),
+            PageRecord(url: "https://shop.example/product/2", findings: [finding(.critical, owner: "GalleryCo")]),
+            PageRecord(url: "https://shop.example/product/3", findings: [finding(.serious, owner: "OtherCo"), finding(.minor, owner: nil, signature: "hero")]),
+        ]
+        try store.recordCompleteRun(pages)
+
+        let trend = try store.trendReport()
+        let issues = try #require(trend.latest?.openIssues)
+        #expect(issues.count == 2)
+        let gallery = try #require(issues.first { $0.pageCount == 3 })
+        #expect((gallery.impact, gallery.owner, gallery.findingCount) == ("critical", "GalleryCo", 4))
+        let hero = try #require(issues.first { $0.pageCount == 1 })
+        #expect((hero.impact, hero.owner, hero.findingCount) == ("minor", nil, 1))
+        let run = try #require(trend.runs.last)
+        #expect((run.violations.issues, run.violations.instances) == (2, 4))
+        #expect(run.byImpact == [GroupTotals(name: "critical", issues: 1, instances: 3), GroupTotals(name: "minor", issues: 1, instances: 1)])
+        #expect(run.byOwner.map { [$0.owner ?? "", "\($0.issues)", "\($0.instances)"] } == [["GalleryCo", "1", "3"], ["", "1", "1"]])
+        #expect(run.byPageType == [GroupTotals(name: "/product/*", issues: 2, instances: 4)])
     }
 }

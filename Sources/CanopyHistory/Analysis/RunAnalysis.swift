@@ -174,46 +174,83 @@ private struct Pass {
         return siteWide
     }
 
+    /// A text the run's issues share (a rule, an outcome, an impact, a page type, a component, an
+    /// owner): its place in the analysis's `TextTable`.
+    private struct TextID: Equatable {
+        let index: UInt32
+    }
+
+    /// One copy of each distinct text read, which issues refer to by a four-byte `TextID` instead
+    /// of holding a 16-byte string each.
+    private struct TextTable {
+        private var texts: [String] = []
+        private var ids: [String: TextID] = [:]
+
+        mutating func id(of text: String) -> TextID {
+            if let id = ids[text] { return id }
+            let id = TextID(index: UInt32(texts.count))
+            texts.append(text)
+            ids[text] = id
+            return id
+        }
+
+        subscript(_ id: TextID) -> String { texts[Int(id.index)] }
+    }
+
+    /// One issue of the run as its findings are added up.
     private struct IssueSummary {
-        let ruleID: String
-        let outcome: String
-        var impactRank: Int
-        var impact: String
-        var owner: String?
-        let pageType: String?
-        let componentKey: String?
+        let key: UInt64
+        /// Its row in `issue_keys`, looked up when its first finding is written.
+        var issueID: Int64?
         /// Pages with an instance: a page's findings are recorded together, so they are
         /// consecutive in id order and a new page shows as a change of `lastPage`.
         var pages: Int
         var lastPage: Int64
         var findings: Int
         let exampleFindingID: Int64
+        let ruleID: TextID
+        let outcome: TextID
+        var impact: TextID
+        var owner: TextID?
+        let pageType: TextID?
+        let componentKey: TextID?
+        var impactRank: UInt8
     }
 
-    private static let impactRanks = ["minor": 0, "moderate": 1, "serious": 2, "critical": 3]
+    /// The run's issues in the order first met, and where each is by its key. A run of the whole
+    /// javadoc site has about 117,000 issues: held as a dictionary of summaries of strings (136
+    /// bytes each, in a table of 262,144 places, and its previous table while it grew), they were
+    /// the 30 MB by which the end of the run rose above the crawl's peak.
+    private struct IssueTable {
+        private(set) var summaries: [IssueSummary] = []
+        private var indexByKey: [UInt64: Int32] = [:]
 
-    /// One string for each distinct text read, so that the issues of a run share them.
-    private struct SharedTexts {
-        private var known: Set<String> = []
-
-        subscript(_ text: String) -> String {
-            mutating get {
-                if let shared = known.firstIndex(of: text).map({ known[$0] }) { return shared }
-                known.insert(text)
-                return text
+        /// Adds a finding to the issue `key`, or starts the issue with it; returns where the issue is.
+        mutating func add(key: UInt64, starting start: () -> IssueSummary, adding update: (inout IssueSummary) -> Void) -> Int32 {
+            if let index = indexByKey[key] {
+                update(&summaries[Int(index)])
+                return index
             }
+            let index = Int32(summaries.count)
+            summaries.append(start())
+            indexByKey[key] = index
+            return index
+        }
+
+        subscript(_ index: Int32) -> IssueSummary {
+            get { summaries[Int(index)] }
+            set { summaries[Int(index)] = newValue }
         }
     }
 
+    private static let impactRanks: [String: UInt8] = ["minor": 0, "moderate": 1, "serious": 2, "critical": 3]
+
     private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
-        struct Keyed { let findingID: Int64; let issueKey: UInt64 }
-        // By the key's hash, written out as hex only when stored: a run of the whole javadoc
-        // site has about 100,000 issues, and hex keys with a copy of each text per issue were
-        // 80 MB of the run's peak. Texts that repeat (rule, outcome, impact, page type,
-        // component, owner) share one string each.
-        var issues: [UInt64: IssueSummary] = [:]
-        var issueIDs: [UInt64: Int64] = [:]
-        var texts = SharedTexts()
+        struct Keyed { let findingID: Int64; let issue: Int32 }
+        // By the key's hash, written out as hex only when stored; texts that repeat (rule,
+        // outcome, impact, page type, component, owner) are numbers into one table of them.
+        var issues = IssueTable()
+        var texts = TextTable()
         let runValue = SQLiteValue.integer(run.rawValue)
         // The run's findings are one stretch of ids, give or take another run's recorded meanwhile:
         // each chunk walks the table in id order from where the last one ended (`+run_id`) rather
@@ -233,49 +270,51 @@ private struct Pass {
                 [runValue, .integer(max(lastID, Int64(firstOfRun) - 1)), .integer(Int64(lastOfRun)), .integer(Int64(Self.chunkSize))]
             ) { row in
                 let findingID = row.int64(0), pageID = row.int64(1)
-                let ruleID = texts[row.string(2)], outcome = texts[row.string(3)], impact = texts[row.string(4)]
-                let owner = row.optionalString(5).map { texts[$0] }
-                let pageType = texts[row.string(9)]
-                let component = row.optionalString(7).flatMap { siteWide.contains($0) ? texts[$0] : nil }
+                let ruleID = row.string(2), outcome = row.string(3), impactText = row.string(4), pageType = row.string(9)
+                let component = row.optionalString(7).flatMap { siteWide.contains($0) ? $0 : nil }
                 let issueKey = component.map { StableHasher.value(of: ["component", ruleID, outcome, $0, row.string(8)]) }
                     ?? StableHasher.value(of: ["page", ruleID, outcome, pageType, row.string(6)])
-                keyed.append(Keyed(findingID: findingID, issueKey: issueKey))
-                let rank = Self.impactRanks[impact] ?? 0
-                if var summary = issues[issueKey] {
+                let rank = Self.impactRanks[impactText] ?? 0
+                let impact = texts.id(of: impactText)
+                let owner = row.optionalString(5).map { texts.id(of: $0) }
+                let issue = issues.add(key: issueKey) {
+                    IssueSummary(
+                        key: issueKey, issueID: nil, pages: 1, lastPage: pageID, findings: 1, exampleFindingID: findingID,
+                        ruleID: texts.id(of: ruleID), outcome: texts.id(of: outcome), impact: impact, owner: owner,
+                        pageType: component == nil ? texts.id(of: pageType) : nil, componentKey: component.map { texts.id(of: $0) },
+                        impactRank: rank
+                    )
+                } adding: { summary in
                     if summary.lastPage != pageID { (summary.pages, summary.lastPage) = (summary.pages + 1, pageID) }
                     summary.findings += 1
                     if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, impact) }
                     if summary.owner == nil { summary.owner = owner }
-                    issues[issueKey] = summary
-                } else {
-                    issues[issueKey] = IssueSummary(
-                        ruleID: ruleID, outcome: outcome, impactRank: rank, impact: impact, owner: owner,
-                        pageType: component == nil ? pageType : nil, componentKey: component, pages: 1, lastPage: pageID, findings: 1,
-                        exampleFindingID: findingID
-                    )
                 }
+                keyed.append(Keyed(findingID: findingID, issue: issue))
             }
             for finding in keyed {
-                let issueID = try issueIDs[finding.issueKey] ?? RunStore.issueKeyID(StableHasher.hex(finding.issueKey), in: database)
-                issueIDs[finding.issueKey] = issueID
+                let issueID = try issues[finding.issue].issueID ?? RunStore.issueKeyID(StableHasher.hex(issues[finding.issue].key), in: database)
+                issues[finding.issue].issueID = issueID
                 try database.run("UPDATE findings SET issue_id = ? WHERE id = ?", [.integer(issueID), .integer(finding.findingID)])
             }
             return keyed.last?.findingID
         }
-        try insertIssues(run, issues: issues, ids: issueIDs)
+        try insertIssues(run, issues: issues.summaries, texts: texts)
     }
 
-    private func insertIssues(_ run: RunID, issues: [UInt64: IssueSummary], ids: [UInt64: Int64]) throws {
-        try insertTotals(run, issues: issues.values)
-        for (key, issue) in issues {
+    private func insertIssues(_ run: RunID, issues: [IssueSummary], texts: TextTable) throws {
+        try insertTotals(run, issues: issues, texts: texts)
+        for issue in issues {
             try database.run(
                 """
                 INSERT INTO run_issues (run_id, issue_id, rule_id, impact, outcome, owner, page_type, component_key, instances, findings, example_finding_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .integer(run.rawValue), .integer(ids[key] ?? RunStore.issueKeyID(StableHasher.hex(key), in: database)), .text(issue.ruleID), .text(issue.impact), .text(issue.outcome),
-                    SQLiteValue(issue.owner), SQLiteValue(issue.pageType), SQLiteValue(issue.componentKey),
+                    .integer(run.rawValue), .integer(issue.issueID ?? RunStore.issueKeyID(StableHasher.hex(issue.key), in: database)),
+                    .text(texts[issue.ruleID]), .text(texts[issue.impact]), .text(texts[issue.outcome]),
+                    SQLiteValue(issue.owner.map { texts[$0] }), SQLiteValue(issue.pageType.map { texts[$0] }),
+                    SQLiteValue(issue.componentKey.map { texts[$0] }),
                     .integer(Int64(issue.pages)), .integer(Int64(issue.findings)), .integer(issue.exampleFindingID),
                 ]
             )
@@ -285,7 +324,7 @@ private struct Pass {
     /// Issues, instances and findings per run by one dimension: `outcome` over all issues; for
     /// violations, `impact`, `rule`, `owner` ("" for first party), `page_type` (outside
     /// components) and `component`.
-    private func insertTotals(_ run: RunID, issues: Dictionary<UInt64, IssueSummary>.Values) throws {
+    private func insertTotals(_ run: RunID, issues: [IssueSummary], texts: TextTable) throws {
         struct Group: Hashable { let dimension: String; let name: String }
         var totals: [Group: (issues: Int, instances: Int, findings: Int)] = [:]
         func add(_ dimension: String, _ name: String, _ issue: IssueSummary) {
@@ -293,12 +332,13 @@ private struct Pass {
             totals[Group(dimension: dimension, name: name)] = (current.issues + 1, current.instances + issue.pages, current.findings + issue.findings)
         }
         for issue in issues {
-            add("outcome", issue.outcome, issue)
-            guard issue.outcome == FindingOutcome.violation.rawValue else { continue }
-            add("impact", issue.impact, issue)
-            add("rule", issue.ruleID, issue)
-            add("owner", issue.owner ?? "", issue)
-            if let component = issue.componentKey { add("component", component, issue) } else { add("page_type", issue.pageType ?? "", issue) }
+            let outcome = texts[issue.outcome]
+            add("outcome", outcome, issue)
+            guard outcome == FindingOutcome.violation.rawValue else { continue }
+            add("impact", texts[issue.impact], issue)
+            add("rule", texts[issue.ruleID], issue)
+            add("owner", issue.owner.map { texts[$0] } ?? "", issue)
+            if let component = issue.componentKey { add("component", texts[component], issue) } else { add("page_type", issue.pageType.map { texts[$0] } ?? "", issue) }
         }
         for (group, total) in totals {
             try database.run(
