@@ -32,6 +32,19 @@ struct HistoryChangeTests {
         #expect([Int]([comparison.newInstances, comparison.fixedInstances, comparison.persistingInstances]) == [2, 1, 2])
     }
 
+    @Test("instances are matched by the page's URL, whatever order each run recorded its pages in")
+    func instancesAreMatchedByURLNotByRecordingOrder() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("order-of-pages.sqlite"))
+        try store.recordCompleteRun(["/p/1", "/p/2", "/p/3"].map { Self.page($0, [madeUpFinding("image-alt", signature: "a")]) })
+        // /p/1 is gone (its instance fixed), /p/4 is new (a new instance), /p/2 and /p/3 persist,
+        // recorded in another order and at other places in the run.
+        try store.recordCompleteRun(["/p/4", "/p/3", "/p/2"].map { Self.page($0, [madeUpFinding("image-alt", signature: "a")]) })
+        let comparison = try #require(try store.trendReport().runs.last?.comparison)
+        #expect([Int]([comparison.newIssues, comparison.fixedIssues, comparison.persistingIssues]) == [0, 0, 1])
+        #expect([Int]([comparison.newInstances, comparison.fixedInstances, comparison.persistingInstances]) == [1, 1, 2])
+    }
+
     @Test func aRunCompletedAfterALaterOneIsComparedWithTheRunBeforeItInTheTrend() throws {
         let folder = try TemporaryFolder()
         let store = try RunStore(path: folder.path("order.sqlite"))

@@ -12,7 +12,8 @@ struct InstanceChanges: Equatable {
     var persisting: Int
 
     static func between(_ run: RunID, and previous: RunID, in database: SQLiteDatabase) throws -> InstanceChanges {
-        let now = try instances(of: run, in: database), before = try instances(of: previous, in: database)
+        var urls: [String: Int32] = [:]
+        let now = try instances(of: run, urls: &urls, in: database), before = try instances(of: previous, urls: &urls, in: database)
         let persisting = now.intersection(before).count
         return InstanceChanges(new: now.count - persisting, fixed: before.count - persisting, persisting: persisting)
     }
@@ -42,17 +43,34 @@ struct InstanceChanges: Equatable {
         ) { InstanceChanges(new: $0.int(0), fixed: $0.int(1), persisting: $0.int(2)) }
     }
 
-    private static func instances(of run: RunID, in database: SQLiteDatabase) throws -> Set<String> {
-        var instances: Set<String> = []
+    /// A violation instance, compactly: the issue's row in `issue_keys` (one key has one row,
+    /// whichever run it is in; 0 for a finding without a key) and the page's URL as a number the
+    /// two runs compared share. As a string of key and URL, the instances of two runs of the whole
+    /// javadoc site (about 200,000 each) were 30 MB of the second run's peak.
+    private struct Instance: Hashable {
+        let issueID: Int64
+        let url: Int32
+    }
+
+    private static func instances(of run: RunID, urls: inout [String: Int32], in database: SQLiteDatabase) throws -> Set<Instance> {
+        let runValue = SQLiteValue.integer(run.rawValue)
+        var urlOfPage: [Int64: Int32] = [:]
+        try database.forEachRow("SELECT id, url FROM pages WHERE run_id = ?", [runValue]) { row in
+            let url = row.string(1)
+            let number = urls[url] ?? Int32(urls.count)
+            if number == urls.count { urls[url] = number }
+            urlOfPage[row.int64(0)] = number
+        }
+        var instances: Set<Instance> = []
         try database.forEachRow(
             """
-            SELECT DISTINCT issue.issue_key, pages.url FROM findings JOIN pages ON pages.id = findings.page_id \(RunStore.findingText)
+            SELECT findings.issue_id, findings.page_id FROM findings JOIN finding_details AS detail ON detail.id = findings.detail_id
             WHERE findings.run_id = ? AND detail.outcome = 'violation'
             """,
-            [.integer(run.rawValue)]
+            [runValue]
         ) { row in
-            // U+0001 never occurs in an issue key (hex digits), so the pair cannot be read two ways.
-            instances.insert(row.string(0) + "\u{1}" + row.string(1))
+            guard let url = urlOfPage[row.int64(1)] else { return }
+            instances.insert(Instance(issueID: row.optionalInt(0).map(Int64.init) ?? 0, url: url))
         }
         return instances
     }
