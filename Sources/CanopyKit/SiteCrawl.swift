@@ -236,12 +236,19 @@ public struct SiteCrawl: Sendable {
                 summary.coverage = try store.run(run)?.coverage
                 outcome.summary = summary
             }
-            try writeSummary(summary, run: run, to: reports)
         } catch {
             latestResults?.discard()
             outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "could not complete the run record: \(error)")))
             outcome.exitStatus = .couldNotAudit
             return outcome
+        }
+        // The run is on record: a summary file that cannot be written (a full disk) is said, and
+        // the reports are still tried.
+        do {
+            try writeSummary(summary, run: run, to: reports)
+        } catch {
+            outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "could not write \(reports)/run-summary.json: \(error.localizedDescription)")))
+            outcome.exitStatus = .couldNotAudit
         }
         // The reports cover complete runs only, so an interrupted crawl leaves them showing the
         // last complete run; written either way so Reports/ always matches the store.
@@ -253,6 +260,13 @@ public struct SiteCrawl: Sendable {
         }
         if let writeError = storeSink.writeError {
             outcome.messages.append(.problem(Diagnostic(.couldNotComplete, "some pages could not be stored: \(writeError)")))
+            outcome.exitStatus = .couldNotAudit
+        }
+        if let writeError = lines.writeError {
+            outcome.messages.append(.problem(Diagnostic(
+                .couldNotComplete,
+                "\(lines.linesNotWritten) pages have no whole line in \(resultsPath) (\(writeError.localizedDescription)); their results are in the store"
+            )))
             outcome.exitStatus = .couldNotAudit
         }
         if summary.startUnreachable {

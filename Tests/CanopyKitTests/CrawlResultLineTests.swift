@@ -112,4 +112,16 @@ struct CrawlResultLineTests {
         #expect(written.starts(with: processed.result.axeJSONLine.dropLast()))
         #expect(!processed.result.axeJSONLine.isEmpty)
     }
+
+    @Test("a full disk stops the lines, not the crawl: the first error is kept and the pages after it are counted",
+          .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full"), "needs Linux's /dev/full"))
+    func aFullDiskIsAnErrorNotACrash() throws {
+        // /dev/full refuses every write with ENOSPC, as a full disk does.
+        let handle = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let sink = JSONLinesSink(path: "/dev/full", appendingTo: handle)
+        for number in 1...3 { sink.record(AuditedPage(url: "https://shop.example/\(number)", depth: 0, attempts: 1)) }
+        let error = try #require(sink.writeError as? CocoaError)
+        #expect((error.underlying as? POSIXError)?.code == .ENOSPC || error.code == .fileWriteOutOfSpace)
+        #expect(sink.linesNotWritten == 3)
+    }
 }

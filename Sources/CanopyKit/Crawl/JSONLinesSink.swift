@@ -15,6 +15,13 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
     /// replaced or removed since): their results are in the store only.
     public private(set) var missingLines = 0
 
+    /// The first error writing a line (a full disk, a file system gone read-only). The lines after
+    /// it are not written, the last one may be cut short, and the crawl goes on: every page is
+    /// still recorded in the store.
+    public private(set) var writeError: (any Error)?
+    /// Pages whose line was not written whole because of `writeError`.
+    public private(set) var linesNotWritten = 0
+
     /// Starts the file afresh.
     public convenience init(path: String) throws {
         try self.init(path: path, contents: Data())
@@ -39,22 +46,35 @@ public final class JSONLinesSink: CrawlSink, @unchecked Sendable {
         missingLines = keptURLs.count - written.count
     }
 
-    private init(path: String, contents: Data) throws {
-        self.path = path
+    private convenience init(path: String, contents: Data) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // Written whole to a temporary file and renamed, so a kill now leaves the old file or the new one.
         try contents.write(to: URL(fileURLWithPath: path), options: .atomic)
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
+        self.init(path: path, appendingTo: handle)
+    }
+
+    /// Appends the lines to `handle`, which stands for the file at `path`.
+    init(path: String, appendingTo handle: FileHandle) {
+        self.path = path
+        self.handle = handle
     }
 
     deinit { try? handle.close() }
 
     public func record(_ page: AuditedPage) {
+        guard writeError == nil else {
+            linesNotWritten += 1
+            return
+        }
         // Written as the page holds it, without a copy of a line that can be megabytes long.
-        CrawlResultLine.write(page) { bytes in
-            guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-            handle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: bytes.count, deallocator: .none))
+        // (`FileHandle.write(_: Data)` stops the process on an error; this one throws.)
+        do {
+            try CrawlResultLine.write(page) { bytes in try handle.write(contentsOf: bytes) }
+        } catch {
+            writeError = error
+            linesNotWritten += 1
         }
     }
 }
