@@ -55,7 +55,7 @@ public enum IncrementalCrawl {
             audit.carriedFrom = page.auditedIn
             let normalizer = auditor.crawl.normalizer
             return CarriedPage(
-                result: audit, links: revision.links.compactMap { try? normalizer.normalize($0) }, canonicalURL: revision.canonicalURL,
+                result: audit, links: recorded.links.compactMap { try? normalizer.normalize($0) }, canonicalURL: revision.canonicalURL,
                 statusCode: page.statusCode, contentType: page.contentType, bytes: page.bytes,
                 validators: revision.validators, contentDigest: revision.contentDigest
             )

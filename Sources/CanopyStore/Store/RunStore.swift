@@ -406,7 +406,7 @@ public final class RunStore: @unchecked Sendable {
                 """
                 SELECT pages.id, pages.url, pages.status_code, pages.content_type, pages.bytes, pages.unchanged_since,
                        page_revisions.etag, page_revisions.last_modified, page_revisions.content_digest, page_revisions.stylesheets,
-                       page_revisions.stylesheet_digest, page_revisions.links, page_revisions.canonical_url
+                       page_revisions.stylesheet_digest, page_revisions.canonical_url
                 FROM pages JOIN page_revisions ON page_revisions.page_id = pages.id
                 WHERE pages.run_id = ? AND pages.audit_ms IS NOT NULL AND pages.error IS NULL AND pages.redirect_chain = ''
                   AND pages.status_code BETWEEN 200 AND 299
@@ -415,8 +415,7 @@ public final class RunStore: @unchecked Sendable {
             ) { row in
                 let revision = PageRevision(
                     etag: row.optionalString(6), lastModified: row.optionalString(7), contentDigest: row.optionalString(8),
-                    stylesheetURLs: Lines.split(row.string(9)), stylesheetDigest: row.optionalString(10), links: Lines.split(row.string(11)),
-                    canonicalURL: row.optionalString(12)
+                    stylesheetURLs: Lines.split(row.string(9)), stylesheetDigest: row.optionalString(10), canonicalURL: row.optionalString(11)
                 )
                 pages[row.string(1)] = BaselinePage(
                     pageID: row.int64(0), statusCode: row.int(2), contentType: row.optionalString(3), bytes: row.optionalInt(4),
@@ -462,7 +461,8 @@ public final class RunStore: @unchecked Sendable {
                 """,
                 [page]
             ) { ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)) }
-            return CarriedAudit(title: title, findings: findings, passCounts: passes, components: components)
+            let links = try database.queryFirst("SELECT links FROM page_revisions WHERE page_id = ?", [page]) { Lines.split($0.string(0)) } ?? []
+            return CarriedAudit(title: title, findings: findings, passCounts: passes, components: components, links: links)
         } }
     }
 
