@@ -127,6 +127,14 @@ final class SAXTreeBuilder {
         appendAttributes(attributes, namespace: namespace)
         if entry.flags.contains(.table) { tables.append(node) }
 
+        if entry.flags.contains(.void), namespace == .html, let top = frames.last {
+            // libxml2 2.9 closes HTML 4's void elements at once, but keeps HTML5's (`wbr`,
+            // `source`, `track`) open, and what follows went inside them: javadoc's member
+            // signatures had their parameters and exceptions inside a `<wbr>`, with targets no
+            // browser matches. The frame mirrors libxml2's open element and takes nothing in.
+            frames.append(Frame(node: node, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: entry.flags))
+            return
+        }
         let scope = (parent == 0 ? OpenElements() : insertionScope).entering(entry.flags)
         frames.append(Frame(
             node: node, inTree: true, nearestInTree: frames.count, discarding: entry.flags.contains(.template),

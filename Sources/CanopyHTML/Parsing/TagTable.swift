@@ -21,6 +21,8 @@ struct TagFlags: OptionSet, Sendable {
     static let table = TagFlags(rawValue: 1 << 11)
     /// What HTML5 lets stay in `<head>`; any other element there closes it and starts the body.
     static let headContent = TagFlags(rawValue: 1 << 12)
+    /// An HTML void element: it never has content.
+    static let void = TagFlags(rawValue: 1 << 13)
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
 
@@ -29,6 +31,7 @@ struct TagFlags: OptionSet, Sendable {
         if Self.closesParagraphNames.contains(name) { flags.insert(.closesParagraph) }
         if Self.scopeBoundaryNames.contains(name) { flags.insert(.scopeBoundary) }
         if Self.specialNames.contains(name) { flags.insert(.special) }
+        if SelfClosingTagRewriter.voidElements.contains(name) { flags.insert(.void) }
         switch name {
         case "h1", "h2", "h3", "h4", "h5", "h6": flags.insert(.heading)
         case "p": flags.formUnion([.paragraph, .addressDivOrP])
