@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "CanopyStoreTests", dependencies: ["CanopyStore", "CanopyCrawl", "CanopyHistory", "CanopyRules", "CanopyHistoryTestSupport"]),
         .testTarget(
             name: "CanopyHistoryTests",
-            dependencies: ["CanopyHistory", "CanopyStore", "CanopyHTML", "CanopySyntheticHistory", "CanopyHistoryTestSupport"]
+            dependencies: ["CanopyHistory", "CanopyStore", "CanopyHTML", "CanopyRules", "CanopySyntheticHistory", "CanopyHistoryTestSupport"]
         ),
         .testTarget(
             name: "CanopyKitTests",
