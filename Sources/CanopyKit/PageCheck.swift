@@ -64,7 +64,7 @@ public struct PageCheck: Sendable {
 
     /// Checks each source: a path to an HTML file or an http(s) URL.
     public func run(sources: [PageSource], options: Options) -> Outcome {
-        let auditor: Auditor, scope: AuditScope
+        var auditor: Auditor, scope: AuditScope
         var styleSettings = CrawlConfiguration.Styles()
         var clientRendered = options.clientRendered ?? .fail
         var auditsFrames = true
@@ -90,6 +90,9 @@ public struct PageCheck: Sendable {
         } catch {
             return Outcome(output: "", diagnostics: [error], exitStatus: error.exitStatus)
         }
+        // The text report counts passing rules and lists only what failed or needs review; axe's
+        // JSON lists every passing node. (javadoc's uses of String: 22 MB of passing nodes.)
+        auditor.listsPassingNodes = options.format == .json
 
         // Sheets of a checked page come from wherever it links them: next to the file, or any host.
         let loader = StyleSheetFetcher(fetcher: fetcher, readsFiles: true) { FetchRequest(url: $0) }

@@ -94,6 +94,11 @@ struct PageCheckTests {
         #expect((nodes.first?["failureSummary"] as? String)?.isEmpty == false)
         let passes = try #require(json["passes"] as? [[String: Any]])
         #expect(passes.allSatisfy { $0["impact"] is NSNull })
+        // Every passing node is listed, as axe lists them: the text report only counts the rules.
+        let passingImages = try #require(passes.first { $0["id"] as? String == "image-alt" }?["nodes"] as? [[String: Any]])
+        #expect(passingImages.map { ($0["target"] as? [String]) ?? [] } == [["#hero"]])
+        let text = PageCheck().run(sources: [.file(path)], options: .init()).output
+        #expect(text.contains("; \(passes.count) rules passed,"), "\(text)")
     }
 
     @Test func badSelectorIsUsageError() throws {
