@@ -1,4 +1,4 @@
 /// The version Canopy reports as its test engine.
 public enum CanopyVersion {
-    public static let current = "0.1.0"
+    public static let current = "0.1.1"
 }
