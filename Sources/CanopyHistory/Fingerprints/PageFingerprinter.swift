@@ -27,7 +27,7 @@ public final class PageFingerprinter {
     private var elementsByTag: [String: [Element]] = [:]
     /// Hashes of descriptors by element position (allocated on first use). As text they were
     /// 4 MB of the peak of a 5 MB javadoc index page, and building them a tenth of the time.
-    private var descriptorHashes: [UInt64?] = []
+    private var descriptorHashes = OptionalHashes(count: 0)
     /// What has been computed per scope, by scope (component root position, or -1 for the page).
     private var scopes: [Int: ScopeTables] = [:]
     private var rootsFound: [ComponentRoot]?
@@ -39,16 +39,16 @@ public final class PageFingerprinter {
         let start: Int
         /// Signatures of elements computed so far, as hashes: a walk computes those of every
         /// element of a tag up to the one asked, and most are never asked for as text.
-        var signatures: [UInt64?]
+        var signatures: OptionalHashes
         /// Context chain hashes of ancestors (the chain *including* the ancestor).
-        var contexts: [UInt64?]
+        var contexts: OptionalHashes
         /// How far the signatures of each tag's elements have been computed.
         var walks: [String: TagWalk] = [:]
 
         init(_ range: Range<Int>) {
             start = range.lowerBound
-            signatures = Array(repeating: nil, count: range.count)
-            contexts = Array(repeating: nil, count: range.count)
+            signatures = OptionalHashes(count: range.count)
+            contexts = OptionalHashes(count: range.count)
         }
     }
 
@@ -167,7 +167,7 @@ public final class PageFingerprinter {
     /// The hash of the element's own descriptor (tag, identifying attributes, own text): its
     /// parts joined by "|", as one field of a `StableHasher`, fed piece by piece.
     private func descriptorHash(of element: Element) -> UInt64 {
-        if descriptorHashes.isEmpty { descriptorHashes = Array(repeating: nil, count: document.elementCount) }
+        if descriptorHashes.count == 0 { descriptorHashes = OptionalHashes(count: document.elementCount) }
         if let known = descriptorHashes[element.position] { return known }
         // The values of plain ASCII and their reductions are hashed from bytes, in a buffer kept
         // across elements: a string for each value and each reduction was a third of this (perf).
