@@ -89,6 +89,19 @@ struct TreeRepairTests {
         #expect(shape("<svg><track><circle r=1 /></track></svg>") == "svg(track(circle))")
     }
 
+    @Test("text before the body goes into the body, not into a paragraph libxml2 implies for it")
+    func textBeforeTheBodyIsNotWrappedInAParagraph() {
+        #expect(shape("See [<a href=x>ACT rules</a>]") == "a")
+        #expect(shape("<html lang=en>`<video><source src=a></video><p>Text</p></html>") == "video(source) p")
+        #expect(shape("<style>.link { color: blue }</style>I love <span class=link>ACT</span>.") == "span")
+        #expect(shape("&amp; then <b>bold</b>") == "b")
+        // Paragraphs the page writes stay, with or without attributes, also where text precedes them.
+        #expect(shape("<p>One</p><p class=x>Two</p><p/>") == "p p p")
+        #expect(shape("Intro<p>One</p>") == "p")
+        let document = HTMLParser().parse(html: "Hello <b>world</b>")
+        #expect(document.body?.textContent == "Hello world")
+    }
+
     @Test func foreignElementsGetNamespacesAndCamelCase() {
         let document = HTMLParser().parse(html: "<svg viewBox='0 0 1 1'><foreignObject><p id=p>x</p></foreignObject><clipPath id='c'/></svg><math><mi>x</mi></math>")
         let svg = try! #require(document.body?.firstElementChild)

@@ -92,6 +92,14 @@ final class SAXTreeBuilder {
             frames.append(Frame(node: -1, inTree: false, nearestInTree: -1, discarding: true, scope: OpenElements(), flags: entry.flags))
             return
         }
+        if entry.name == "p", attributes == nil, let top = frames.last, Self.isImpliedParagraph(parser) {
+            // HTML 4's omitted paragraph: libxml2 wraps text it meets before the body (text
+            // after `<html>`, in `<head>`, or before any tag) in a `<p>` of its own, where
+            // HTML5 puts the text straight into the body. The frame mirrors libxml2's element;
+            // what libxml2 puts into it goes to the body.
+            frames.append(Frame(node: -1, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: entry.flags))
+            return
+        }
         let line = Self.line(of: parser)
 
         var parent: Int32
@@ -140,6 +148,15 @@ final class SAXTreeBuilder {
             node: node, inTree: true, nearestInTree: frames.count, discarding: entry.flags.contains(.template),
             scope: scope, flags: entry.flags
         ))
+    }
+
+    /// Whether the `<p>` libxml2 starts is one it implied for text, not one the page wrote: a
+    /// start tag is reported with the input at the `>` (or `/>`) that ends it, an implied
+    /// paragraph past the text that caused it, at the next `<` or `&` or the end of the input.
+    /// (A `<p` cut off by the end of the input counts as implied, and a browser drops it too.)
+    private static func isImpliedParagraph(_ parser: xmlParserCtxtPtr) -> Bool {
+        guard let input = parser.pointee.input, let cursor = input.pointee.cur else { return false }
+        return !(cursor[0] == UInt8(ascii: ">") || (cursor[0] == UInt8(ascii: "/") && cursor[1] == UInt8(ascii: ">")))
     }
 
     func endElement() {
