@@ -3,6 +3,7 @@
 //
 //   swift run -c release canopy-bench [FOLDER] [--max-pages N] [--rounds N] [--styles 1]
 //   swift run canopy-bench [FOLDER] --client-rendering 1 --max-pages 100000
+//   swift run -c release canopy-bench [FOLDER] --outline 1 --max-pages 100000 > outline.txt
 //
 // `--styles 1` styles each page with the stylesheets it links to, read from disk next to it (as
 // `canopy check FILE` does), so the audit's figures include the cascade.
@@ -79,6 +80,9 @@ let perRule = option("--per-rule", default: 0) != 0
 let digest = option("--digest", default: 0) != 0
 let rounds = option("--rounds", default: 5)
 let styled = option("--styles", default: 0) != 0
+// `--outline 1` prints each page's element tree, one page a line (`path<TAB>html(head(…) body(…))`,
+// element names only), for benchmarks/check-tree.py to hold against an HTML5 parser's tree.
+let outlines = option("--outline", default: 0) != 0
 // One environment for the run, as a crawl has: each sheet is read once, rule indexes are shared.
 let styles: StyleEnvironment? = styled
     ? StyleEnvironment(viewport: .desktop, loader: StyleSheetFetcher(readsFiles: true) { _ in nil })
@@ -111,6 +115,34 @@ if option("--client-rendering", default: 0) != 0 {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     print("client-rendering: \(folder): \(paths.count) pages in \(String(format: "%.1f", seconds)) s; \(signalled) with a signal, \(flagged.count) flagged as client-rendered")
     for (path, signals) in flagged { print("  \(path): \(signals.joined(separator: "; "))") }
+    exit(0)
+}
+
+if outlines {
+    let parser = HTMLParser()
+    var paths: [String] = []
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    while let path = enumerator?.nextObject() as? String {
+        if path.hasSuffix(".html") || path.hasSuffix(".htm") { paths.append(path) }
+    }
+    func outline(_ element: Element, into text: inout String) {
+        text += element.localName
+        guard let first = element.firstElementChild else { return }
+        text += "("
+        var child: Element? = first
+        while let current = child {
+            if current != first { text += " " }
+            outline(current, into: &text)
+            child = current.nextElementSibling
+        }
+        text += ")"
+    }
+    for path in paths.sorted().prefix(maxPages) {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + path) else { continue }
+        var text = path + "\t"
+        if let root = parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8").documentElement { outline(root, into: &text) }
+        print(text)
+    }
     exit(0)
 }
 
