@@ -102,6 +102,17 @@ struct TreeRepairTests {
         #expect(document.body?.textContent == "Hello world")
     }
 
+    @Test("table parts outside a table are dropped as HTML5 drops their tags, their content kept; inside one they stay")
+    func tablePartsOutsideATableAreIgnored() {
+        #expect(shape("<div><tr><th>Column A</th></tr></div>") == "div")
+        #expect(HTMLParser().parse(html: "<div><tr><th>Column A</th></tr></div>").body?.textContent == "Column A")
+        #expect(shape("<section><thead><tr><td><b>x</b></td></tr></thead></section>") == "section(b)")
+        #expect(shape("<table><tr><td>a</td></tr></table>") == "table(tbody(tr(td)))")
+        #expect(shape("<table><tr><td><div><span>a</span></div></td></tr></table>") == "table(tbody(tr(td(div(span)))))")
+        #expect(shape("<table><caption>c</caption><colgroup><col></colgroup><thead><tr><th>h</th></tr></thead></table>")
+            == "table(caption colgroup(col) thead(tr(th)))")
+    }
+
     @Test func foreignElementsGetNamespacesAndCamelCase() {
         let document = HTMLParser().parse(html: "<svg viewBox='0 0 1 1'><foreignObject><p id=p>x</p></foreignObject><clipPath id='c'/></svg><math><mi>x</mi></math>")
         let svg = try! #require(document.body?.firstElementChild)

@@ -100,6 +100,12 @@ final class SAXTreeBuilder {
             frames.append(Frame(node: -1, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: entry.flags))
             return
         }
+        if entry.flags.contains(.tablePart), let top = frames.last, !isInTable(from: top.nearestInTree) {
+            // HTML5 ignores a table part's start tag outside a table (its content stays where it
+            // is); libxml2 keeps the element. The frame mirrors libxml2's and takes nothing in.
+            frames.append(Frame(node: -1, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: entry.flags))
+            return
+        }
         let line = Self.line(of: parser)
 
         var parent: Int32
@@ -148,6 +154,20 @@ final class SAXTreeBuilder {
             node: node, inTree: true, nearestInTree: frames.count, discarding: entry.flags.contains(.template),
             scope: scope, flags: entry.flags
         ))
+    }
+
+    /// Whether an open `<table>` holds the frame at `index` or is that frame (libxml2's tree,
+    /// before `TableRepair` moves what may not be in a table out of it), foreign content aside:
+    /// SVG and MathML have no table parts.
+    private func isInTable(from index: Int) -> Bool {
+        var index = index
+        while index >= 0 {
+            let node = frames[index].node
+            if node >= 0, storage.nodes[Int(node)].namespace != .html { return false }
+            if frames[index].flags.contains(.table) { return true }
+            index = index > 0 ? frames[index - 1].nearestInTree : -1
+        }
+        return false
     }
 
     /// Whether the `<p>` libxml2 starts is one it implied for text, not one the page wrote: a

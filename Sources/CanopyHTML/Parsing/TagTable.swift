@@ -23,6 +23,8 @@ struct TagFlags: OptionSet, Sendable {
     static let headContent = TagFlags(rawValue: 1 << 12)
     /// An HTML void element: it never has content.
     static let void = TagFlags(rawValue: 1 << 13)
+    /// A part of a table (`tr`, `td`, `tbody`, `caption`, …): HTML5 ignores its start tag outside one.
+    static let tablePart = TagFlags(rawValue: 1 << 14)
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
 
@@ -42,6 +44,7 @@ struct TagFlags: OptionSet, Sendable {
         case "dd", "dt": flags.insert(.definitionItem)
         case "template": flags.insert(.template)
         case "table": flags.insert(.table)
+        case "caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr": flags.insert(.tablePart)
         case "base", "basefont", "bgsound", "link", "meta", "noframes", "noscript", "script", "style", "title":
             flags.insert(.headContent)
         default: break
