@@ -97,13 +97,13 @@ final class SAXTreeBuilder {
             // after `<html>`, in `<head>`, or before any tag) in a `<p>` of its own, where
             // HTML5 puts the text straight into the body. The frame mirrors libxml2's element;
             // what libxml2 puts into it goes to the body.
-            frames.append(Frame(node: -1, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: entry.flags))
+            appendOutOfTreeFrame(node: -1, flags: entry.flags, above: top)
             return
         }
         if entry.flags.contains(.tablePart), let top = frames.last, !isInTable(from: top.nearestInTree) {
             // HTML5 ignores a table part's start tag outside a table (its content stays where it
             // is); libxml2 keeps the element. The frame mirrors libxml2's and takes nothing in.
-            frames.append(Frame(node: -1, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: entry.flags))
+            appendOutOfTreeFrame(node: -1, flags: entry.flags, above: top)
             return
         }
         let line = Self.line(of: parser)
@@ -146,7 +146,7 @@ final class SAXTreeBuilder {
             // `source`, `track`) open, and what follows went inside them: javadoc's member
             // signatures had their parameters and exceptions inside a `<wbr>`, with targets no
             // browser matches. The frame mirrors libxml2's open element and takes nothing in.
-            frames.append(Frame(node: node, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: entry.flags))
+            appendOutOfTreeFrame(node: node, flags: entry.flags, above: top)
             return
         }
         let scope = (parent == 0 ? OpenElements() : insertionScope).entering(entry.flags)
@@ -154,6 +154,12 @@ final class SAXTreeBuilder {
             node: node, inTree: true, nearestInTree: frames.count, discarding: entry.flags.contains(.template),
             scope: scope, flags: entry.flags
         ))
+    }
+
+    /// A frame for an element libxml2 has open and HTML5 does not (`node` -1 when the element is
+    /// not in the tree at all): what libxml2 puts into it goes to the nearest frame below in the tree.
+    private func appendOutOfTreeFrame(node: Int32, flags: TagFlags, above top: Frame) {
+        frames.append(Frame(node: node, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: flags))
     }
 
     /// Whether an open `<table>` holds the frame at `index` or is that frame (libxml2's tree,
