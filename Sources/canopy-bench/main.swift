@@ -125,23 +125,10 @@ if outlines {
     while let path = enumerator?.nextObject() as? String {
         if path.hasSuffix(".html") || path.hasSuffix(".htm") { paths.append(path) }
     }
-    func outline(_ element: Element, into text: inout String) {
-        text += element.localName
-        guard let first = element.firstElementChild else { return }
-        text += "("
-        var child: Element? = first
-        while let current = child {
-            if current != first { text += " " }
-            outline(current, into: &text)
-            child = current.nextElementSibling
-        }
-        text += ")"
-    }
     for path in paths.sorted().prefix(maxPages) {
         guard let data = FileManager.default.contents(atPath: folder + "/" + path) else { continue }
-        var text = path + "\t"
-        if let root = parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8").documentElement { outline(root, into: &text) }
-        print(text)
+        let root = parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8").documentElement
+        print(path + "\t" + (root?.elementOutline ?? ""))
     }
     exit(0)
 }

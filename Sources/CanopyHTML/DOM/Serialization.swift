@@ -22,6 +22,33 @@ extension Element {
         return startTag + (hasNoContent && !isVoid ? "</\(localName)>" : "")
     }
 
+    /// The shape of the element's subtree: element names alone, children in parentheses
+    /// (`html(head(title) body(main(h1 p)))`). Compared with the tree an HTML5 parser builds by
+    /// `benchmarks/check-tree.py` and the ACT tree test. Iterative, for trees of any depth.
+    public var elementOutline: String {
+        var output = localName
+        // Each entry: the next child to write at that level, and whether it is the level's first.
+        var pending: [(next: Element?, isFirst: Bool)] = []
+        if let first = firstElementChild {
+            output += "("
+            pending.append((first, true))
+        }
+        while let (next, isFirst) = pending.popLast() {
+            guard let element = next else {
+                output += ")"
+                continue
+            }
+            if !isFirst { output += " " }
+            output += element.localName
+            pending.append((element.nextElementSibling, false))
+            if let child = element.firstElementChild {
+                output += "("
+                pending.append((child, true))
+            }
+        }
+        return output
+    }
+
     /// The start tag, e.g. `<img src="a.png" alt="">`.
     public var startTag: String {
         var output = "<" + localName
