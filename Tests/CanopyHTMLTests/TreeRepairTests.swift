@@ -108,6 +108,8 @@ struct TreeRepairTests {
         #expect(HTMLParser().parse(html: "<div><tr><th>Column A</th></tr></div>").body?.textContent == "Column A")
         #expect(shape("<section><thead><tr><td><b>x</b></td></tr></thead></section>") == "section(b)")
         #expect(shape("<table><tr><td>a</td></tr></table>") == "table(tbody(tr(td)))")
+        // In SVG a `tr` is an SVG element, kept; in a MathML text element HTML rules apply.
+        #expect(shape("<svg><tr><circle r=1 /></tr></svg><math><mi><td>x</td></mi></math>") == "svg(tr(circle)) math(mi)")
         #expect(shape("<table><tr><td><div><span>a</span></div></td></tr></table>") == "table(tbody(tr(td(div(span)))))")
         #expect(shape("<table><caption>c</caption><colgroup><col></colgroup><thead><tr><th>h</th></tr></thead></table>")
             == "table(caption colgroup(col) thead(tr(th)))")

@@ -100,9 +100,10 @@ final class SAXTreeBuilder {
             appendOutOfTreeFrame(node: -1, flags: entry.flags, above: top)
             return
         }
-        if entry.flags.contains(.tablePart), let top = frames.last, !isInTable(from: top.nearestInTree) {
+        if entry.flags.contains(.tablePart), let top = frames.last, startsHTMLElement(named: entry.name), !isInTable(from: top.nearestInTree) {
             // HTML5 ignores a table part's start tag outside a table (its content stays where it
             // is); libxml2 keeps the element. The frame mirrors libxml2's and takes nothing in.
+            // (In SVG or MathML, a `tr` is a foreign element like any other, and stays.)
             appendOutOfTreeFrame(node: -1, flags: entry.flags, above: top)
             return
         }
@@ -162,9 +163,16 @@ final class SAXTreeBuilder {
         frames.append(Frame(node: node, inTree: false, nearestInTree: top.nearestInTree, discarding: false, scope: top.scope, flags: flags))
     }
 
+    /// Whether an element named `name` that starts now is an HTML element, not an SVG or MathML one.
+    private func startsHTMLElement(named name: String) -> Bool {
+        let parent = Int(insertionParent)
+        return Self.namespace(ofElementNamed: name, inherited: storage.nodes[parent].namespace, parentName: storage.names[parent]) == .html
+    }
+
     /// Whether an open `<table>` holds the frame at `index` or is that frame (libxml2's tree,
-    /// before `TableRepair` moves what may not be in a table out of it), foreign content aside:
-    /// SVG and MathML have no table parts.
+    /// before `TableRepair` moves what may not be in a table out of it). An HTML table part
+    /// inside foreign content (`foreignObject`, a MathML text element) is not in a table, even
+    /// with one around the foreign element.
     private func isInTable(from index: Int) -> Bool {
         var index = index
         while index >= 0 {
