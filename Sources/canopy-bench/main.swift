@@ -22,15 +22,20 @@ struct Corpus {
     let urls: [String]
     var totalBytes: Int { pages.reduce(0) { $0 + $1.count } }
 
-    static func load(folder: String, maxPages: Int) -> Corpus {
-        var pages: [[UInt8]] = []
-        var urls: [String] = []
+    /// The first `maxPages` HTML files under `folder`, by path, relative to it.
+    static func htmlPaths(under folder: String, maxPages: Int) -> ArraySlice<String> {
         let enumerator = FileManager.default.enumerator(atPath: folder)
         var paths: [String] = []
         while let path = enumerator?.nextObject() as? String {
             if path.hasSuffix(".html") || path.hasSuffix(".htm") { paths.append(path) }
         }
-        for path in paths.sorted().prefix(maxPages) {
+        return paths.sorted().prefix(maxPages)
+    }
+
+    static func load(folder: String, maxPages: Int) -> Corpus {
+        var pages: [[UInt8]] = []
+        var urls: [String] = []
+        for path in htmlPaths(under: folder, maxPages: maxPages) {
             if let data = FileManager.default.contents(atPath: folder + "/" + path) {
                 pages.append([UInt8](data))
                 urls.append(URL(fileURLWithPath: folder + "/" + path).absoluteString)
@@ -120,12 +125,7 @@ if option("--client-rendering", default: 0) != 0 {
 
 if outlines {
     let parser = HTMLParser()
-    var paths: [String] = []
-    let enumerator = FileManager.default.enumerator(atPath: folder)
-    while let path = enumerator?.nextObject() as? String {
-        if path.hasSuffix(".html") || path.hasSuffix(".htm") { paths.append(path) }
-    }
-    for path in paths.sorted().prefix(maxPages) {
+    for path in Corpus.htmlPaths(under: folder, maxPages: maxPages) {
         guard let data = FileManager.default.contents(atPath: folder + "/" + path) else { continue }
         let root = parser.parse(bytes: [UInt8](data), contentType: "text/html; charset=utf-8").documentElement
         print(path + "\t" + (root?.elementOutline ?? ""))
