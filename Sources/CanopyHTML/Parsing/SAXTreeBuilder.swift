@@ -92,7 +92,7 @@ final class SAXTreeBuilder {
             frames.append(Frame(node: -1, inTree: false, nearestInTree: -1, discarding: true, scope: OpenElements(), flags: entry.flags))
             return
         }
-        if entry.name == "p", attributes == nil, let top = frames.last, Self.isImpliedParagraph(parser) {
+        if entry.flags.contains(.paragraph), attributes == nil, let top = frames.last, Self.isImpliedParagraph(parser) {
             // HTML 4's omitted paragraph: libxml2 wraps text it meets before the body (text
             // after `<html>`, in `<head>`, or before any tag) in a `<p>` of its own, where
             // HTML5 puts the text straight into the body. The frame mirrors libxml2's element;
