@@ -277,32 +277,59 @@ public struct TargetSelectorGenerator: Sendable {
         /// Longer values make unwieldy selectors (and tend to change, like tracking URLs).
         private static let maximumAttributeValueLength = 64
 
-        /// The element's distinctive attributes in rank order, in one pass over its attributes.
-        private static func distinctiveAttributes(of element: Element) -> [(name: String, value: String, rank: Int)] {
-            var found: [(name: String, value: String, rank: Int)] = []
-            var seenRanks: [Int] = []
+        /// The element's pieces of its distinct class names in written order (split on bytes, as
+        /// `.name` selectors split them), made only for the names `isWanted` accepts by their
+        /// feature hash: most names are counted and dropped, and a string, a piece and a key
+        /// array for each was most of choosing a piece (callgrind).
+        private func classPieces(for element: Element, where isWanted: (FeatureKey) -> Bool) -> [Piece] {
             let storage = element.document.storage
-            // Names first: only the values of ranked attributes are worth reading. The first
-            // attribute of a name decides, as `attribute(_:)` reads it.
-            for index in storage.attributeRange(node: element.node) {
-                guard let rank = rank(ofAttributeAt: index, in: storage), !seenRanks.contains(rank) else { continue }
-                seenRanks.append(rank)
-                let bytes = storage.attributeBytes(at: index)
-                guard isUsableAttributeValue(bytes) else { continue }
-                found.append((storage.attributeNames[index], String(decoding: bytes, as: UTF8.self), rank))
+            guard let index = storage.attributeIndex(node: element.node, name: .class) else { return [] }
+            var pieces: [Piece] = []
+            seenHashes.removeAll(keepingCapacity: true)
+            SelectorMatcher.forEachWord(in: storage.attributeBytes(at: index)) { name in
+                let key = FeatureKey(source: .className, hash: FeatureHash(.className).adding(name).value)
+                guard !seenHashes.contains(key.hash) else { return true }
+                seenHashes.append(key.hash)
+                if isWanted(key) {
+                    pieces.append(Piece(kind: .className(String(decoding: name, as: UTF8.self)), keys: [key]))
+                }
+                return true
             }
-            return found.count > 1 ? found.sorted { $0.rank < $1.rank } : found
+            return pieces
         }
 
-        /// Distinct class names in written order, split as `.name` selectors split them (on bytes:
-        /// asked of every element of a page with findings, a split by characters was most of the cost).
-        private static func classNames(of element: Element) -> [String] {
-            var names: [String] = []
-            element.forEachClassName { part in
-                let name = String(part)
-                if !names.contains(name) { names.append(name) }
+        /// Hashes of the class names met so far by `classPieces`, kept across calls.
+        private var seenHashes: [UInt64] = []
+
+        /// The element's pieces of its distinctive attributes whose rank `include` accepts, in rank
+        /// order, made only for those `isWanted` accepts by their two keys (as an HTML element's
+        /// and as another's: the text matches both, each by its own case rules). The first
+        /// attribute of a name decides, as `attribute(_:)` reads it.
+        private func attributePieces(
+            for element: Element, where include: (Int) -> Bool = { _ in true }, _ isWanted: (_ html: FeatureKey, _ foreign: FeatureKey) -> Bool
+        ) -> [Piece] {
+            var found: [(piece: Piece, rank: Int)] = []
+            var seenRanks: UInt64 = 0
+            let storage = element.document.storage
+            for index in storage.attributeRange(node: element.node) {
+                // Names first: only the values of ranked attributes are worth reading.
+                guard let rank = Self.rank(ofAttributeAt: index, in: storage), seenRanks & (1 << UInt64(rank)) == 0 else { continue }
+                seenRanks |= 1 << UInt64(rank)
+                let bytes = storage.attributeBytes(at: index)
+                guard include(rank), Self.isUsableAttributeValue(bytes) else { continue }
+                let name = storage.attributeNames[index]
+                let isCaseInsensitive = FeatureHash.isCaseInsensitive(name)
+                let key = { (onHTMLElement: Bool) in
+                    FeatureKey(
+                        source: .attribute(name: name),
+                        hash: FeatureHash.attribute(name: name, value: bytes, onHTMLElement: onHTMLElement, isCaseInsensitive: isCaseInsensitive).value
+                    )
+                }
+                let html = key(true), foreign = key(false)
+                guard isWanted(html, foreign) else { continue }
+                found.append((Piece(kind: .attribute(name: name, value: String(decoding: bytes, as: UTF8.self)), keys: [html, foreign]), rank))
             }
-            return names
+            return found.count > 1 ? found.sorted { $0.rank < $1.rank }.map(\.piece) : found.map(\.piece)
         }
 
         /// Hashes of the features an element has, for counting (each element counts once per
@@ -368,25 +395,6 @@ public struct TargetSelectorGenerator: Sendable {
                 kind: .tag(name),
                 keys: [.htmlTag(CSSSyntax.asciiLowercased(name)), .foreignTag(name)]
             )
-        }
-
-        private func classPieces(for element: Element) -> [Piece] {
-            Self.classNames(of: element).map { name in
-                Piece(kind: .className(name), keys: [.className(name)])
-            }
-        }
-
-        private func attributePieces(for element: Element, where include: (Int) -> Bool = { _ in true }) -> [Piece] {
-            Self.distinctiveAttributes(of: element).filter { include($0.rank) }.map { attribute in
-                // Both keys: the text matches HTML and foreign elements alike, each by its own case rules.
-                Piece(
-                    kind: .attribute(name: attribute.name, value: attribute.value),
-                    keys: [
-                        .attribute(name: attribute.name, value: attribute.value, onHTMLElement: true),
-                        .attribute(name: attribute.name, value: attribute.value, onHTMLElement: false),
-                    ]
-                )
-            }
         }
 
         /// The root has no siblings; `:root` stands in if its tag is somehow not unique.
@@ -531,7 +539,6 @@ public struct TargetSelectorGenerator: Sendable {
 
         private func findDocumentUniquePiece(for element: Element) -> Piece? {
             let isUnique = { (piece: Piece) in self.documentCount(of: piece) == 1 }
-            let shortestUnique = { (pieces: [Piece]) in Self.shortest(pieces.filter(isUnique)) }
             let tag = tagPiece(for: element)
             // The root and its head and body are unique by tree construction: no counting needed.
             if element.isHTML, ["html", "head", "body"].contains(element.localName), element.parent?.parent == nil {
@@ -542,10 +549,14 @@ public struct TargetSelectorGenerator: Sendable {
             // Classes and specific attributes before tags: they survive the insertion of another
             // element of the same kind elsewhere (a second <form>, a banner with an <h1>).
             let specificCount = Self.specificAttributes.count
-            if let piece = shortestUnique(classPieces(for: element)) { return piece }
-            if let piece = shortestUnique(attributePieces(for: element, where: { $0 < specificCount })) { return piece }
+            let isUniqueKey = { (key: FeatureKey) in self.documentMatchCount(of: key) == 1 }
+            let isUniqueKeyPair = { (html: FeatureKey, foreign: FeatureKey) in
+                self.documentMatchCount(of: html) + self.documentMatchCount(of: foreign) == 1
+            }
+            if let piece = Self.shortest(classPieces(for: element, where: isUniqueKey)) { return piece }
+            if let piece = Self.shortest(attributePieces(for: element, where: { $0 < specificCount }, isUniqueKeyPair)) { return piece }
             if isUnique(tag) { return tag }
-            return shortestUnique(attributePieces(for: element, where: { $0 >= specificCount }))
+            return Self.shortest(attributePieces(for: element, where: { $0 >= specificCount }, isUniqueKeyPair))
         }
 
         /// Counts of each feature among the children of `parent` (computed once per parent).
@@ -584,9 +595,14 @@ public struct TargetSelectorGenerator: Sendable {
         private func findSiblingUniquePiece(for element: Element) -> Piece {
             guard element.parent != nil else { return rootPiece(for: element) }
             // Not a duplicated id: duplicates are page errors that get fixed, which would change the selector.
-            let candidates = [tagPiece(for: element)] + classPieces(for: element) + attributePieces(for: element)
+            let counts = childCounts(of: element.parent!)
+            let count = { (key: FeatureKey) in Int(counts[key.hash] ?? 0) }
+            let tag = tagPiece(for: element)
+            var candidates = tag.keys.reduce(0) { $0 + count($1) } == 1 ? [tag] : []
+            candidates += classPieces(for: element) { count($0) == 1 }
+            candidates += attributePieces(for: element) { count($0) + count($1) == 1 }
             // `shortest` keeps the first of equally short pieces: tag, then class, then attribute.
-            return Self.shortest(candidates.filter { isUniqueAmongSiblings($0, of: element) }) ?? nthChildPiece(for: element)
+            return Self.shortest(candidates) ?? nthChildPiece(for: element)
         }
 
         // MARK: Checking paths
