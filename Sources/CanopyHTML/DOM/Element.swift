@@ -98,9 +98,21 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     /// `attributeValues` as UTF-8 bytes, for callers that hash or scan the values: a string for
     /// each value of every link described was a fifth of a fingerprint (perf).
     public func attributeBytes(_ names: AttributeNameList) -> [ArraySlice<UInt8>?] {
-        var values = [ArraySlice<UInt8>?](repeating: nil, count: names.names.count)
-        forEachAttribute(in: names) { slot, index in values[slot] = document.storage.attributeBytes(at: index) }
+        var values: [ArraySlice<UInt8>?] = []
+        attributeBytes(names, into: &values)
         return values
+    }
+
+    /// `attributeBytes(names)` written into `values` (its old content replaced), for a caller
+    /// that describes many elements with one buffer: an array for each was a tenth of a
+    /// fingerprint, allocated, filled and released (callgrind).
+    public func attributeBytes(_ names: AttributeNameList, into values: inout [ArraySlice<UInt8>?]) {
+        if values.count == names.names.count {
+            for slot in values.indices { values[slot] = nil }
+        } else {
+            values = Array(repeating: nil, count: names.names.count)
+        }
+        forEachAttribute(in: names) { slot, index in values[slot] = document.storage.attributeBytes(at: index) }
     }
 
     /// Calls `body` with the slot in `names` and the storage index of the first attribute of

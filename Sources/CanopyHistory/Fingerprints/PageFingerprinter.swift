@@ -130,7 +130,13 @@ public final class PageFingerprinter {
     /// The hash of the identifying ancestors of `element` up to (not including) `scope`. Each
     /// ancestor's chain is kept, so the walk up stops at the first ancestor already known.
     private func context(above element: Element, within scope: Element?, _ tables: ScopeTables) -> UInt64 {
+        // A buffer kept across calls: an array for each element described was a seventh of this.
         var pending: [Element] = []
+        swap(&pending, &pendingAncestors)
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            swap(&pending, &pendingAncestors)
+        }
         var known: UInt64 = 0
         var current = element.parent
         while let ancestor = current, ancestor != scope {
@@ -154,6 +160,8 @@ public final class PageFingerprinter {
         return known
     }
 
+    private var pendingAncestors: [Element] = []
+
     /// Pages have a few failing tags at most: finding each tag's elements when first asked is
     /// cheaper than sorting the whole page by tag up front.
     private func sameTag(as element: Element) -> [Element] {
@@ -174,7 +182,10 @@ public final class PageFingerprinter {
         var descriptor = DescriptorHasher(element)
         let string = { (bytes: ArraySlice<UInt8>) in String(decoding: bytes, as: UTF8.self) }
         // Every attribute the descriptor reads, in one pass over the element's attributes.
-        let values = element.attributeBytes(Self.describedAttributes)
+        var values: [ArraySlice<UInt8>?] = []
+        swap(&values, &describedValues)
+        defer { swap(&values, &describedValues) }
+        element.attributeBytes(Self.describedAttributes, into: &values)
         if let id = values[0].map(string), !VolatileValues.isGeneratedIdentifier(id) { descriptor.part("", "#", id) }
         for (offset, name) in Self.identifyingAttributes.enumerated() {
             if let value = values[1 + offset].map(string) { descriptor.part(name, "=", value) }
@@ -208,6 +219,7 @@ public final class PageFingerprinter {
     }
 
     /// Buffers `descriptorHash` writes values and their reductions into, reused across elements.
+    private var describedValues: [ArraySlice<UInt8>?] = []
     private var scratch: [UInt8] = []
     private var textScratch: [UInt8] = []
 
@@ -272,15 +284,24 @@ public final class PageFingerprinter {
     /// What `descriptorHash` reads: `id`, the identifying attributes, `for`, `aria-label`, the references.
     private static let describedAttributes = AttributeNameList(["id"] + identifyingAttributes + ["for", "aria-label"] + referenceAttributes)
 
-    private static let landmarkTags: Set<String> = ["header", "footer", "nav", "main", "aside", "form", "section", "search", "dialog"]
+    /// A switch, not a Set, as `isComponentTag`: asked of every ancestor of every element described.
+    private static func isLandmarkTag(_ name: String) -> Bool {
+        switch name {
+        case "header", "footer", "nav", "main", "aside", "form", "section", "search", "dialog": return true
+        default: return false
+        }
+    }
     private static let landmarkRoles: Set<String> = [
         "banner", "contentinfo", "navigation", "main", "complementary", "form", "region", "search", "dialog", "alertdialog",
     ]
 
     /// An ancestor's descriptor when it identifies a part of the page (landmark, stable id, test id).
     private func contextDescriptor(of ancestor: Element) -> String? {
+        let isLandmarkTag = ancestor.isHTML && Self.isLandmarkTag(ancestor.localName)
+        // Most ancestors have none of what identifies: told without making a string.
+        if !isLandmarkTag, !ancestor.hasAttribute(.role), !ancestor.hasAttribute(.id), !ancestor.hasAttribute(.dataTestID) { return nil }
         let role = ancestor.attribute(.role).map { $0.lowercased() }
-        let isLandmark = (ancestor.isHTML && Self.landmarkTags.contains(ancestor.localName)) || role.map(Self.landmarkRoles.contains) == true
+        let isLandmark = isLandmarkTag || role.map(Self.landmarkRoles.contains) == true
         let stableID = ancestor.id.flatMap { VolatileValues.isGeneratedIdentifier($0) ? nil : $0 }
         let testID = ancestor.attribute(.dataTestID)
         guard isLandmark || stableID != nil || testID != nil else { return nil }
