@@ -259,6 +259,7 @@ public final class ComputedStyles {
 
     private var ruleScratch: [Int32] = []
     private var signatureScratch: [Int32] = []
+    private var chainScratch: [Int] = []
 
     /// A number shared by elements whose computed values are all the same (their style node):
     /// callers may keep what they derive from computed values alone under it (`nodeFacts`
@@ -273,7 +274,15 @@ public final class ComputedStyles {
         let known = nodeOfElement[element.position]
         if known >= 0 { return known }
         // Ancestors first, from the highest one without a node down, in a loop: pages nest deep.
-        var chain = [element]
+        // Their positions go in a buffer kept across calls: an array for each element was a
+        // tenth of finding the nodes of a page (callgrind).
+        var chain: [Int] = []
+        swap(&chain, &chainScratch)
+        defer {
+            chain.removeAll(keepingCapacity: true)
+            swap(&chain, &chainScratch)
+        }
+        chain.append(element.position)
         var parentNode: Int32 = -1
         var current = element.parent
         while let ancestor = current {
@@ -282,12 +291,12 @@ public final class ComputedStyles {
                 parentNode = node
                 break
             }
-            chain.append(ancestor)
+            chain.append(ancestor.position)
             current = ancestor.parent
         }
-        for member in chain.reversed() {
-            parentNode = styleNode(for: member, parent: parentNode)
-            nodeOfElement[member.position] = parentNode
+        for position in chain.reversed() {
+            parentNode = styleNode(for: document.element(atPosition: position), parent: parentNode)
+            nodeOfElement[position] = parentNode
         }
         return parentNode
     }
