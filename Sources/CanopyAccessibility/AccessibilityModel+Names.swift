@@ -72,6 +72,41 @@ extension AccessibilityModel {
         collectText(of: element) { !self.isNotRendered($0) && !self.isVisibilityHidden($0) }
     }
 
+    /// Whether `visibleText(of:)` is not empty, told at the first rendered character that is not
+    /// whitespace, without making the text: rules ask it of every link of a page.
+    public func hasVisibleText(_ element: Element) -> Bool {
+        // Any order will do for whether some text exists: no reversal, no joining.
+        var pending: [Node] = element.childNodes
+        while let node = pending.popLast() {
+            switch node.kind {
+            case .text:
+                if Self.holdsNonWhitespace(node.textBytes) { return true }
+            case .element:
+                guard let child = node.element, !isNotRendered(child), !isVisibilityHidden(child) else { continue }
+                // A line break reads as a space.
+                if child.isHTML && child.localName == "br" { continue }
+                pending.append(contentsOf: child.childNodes)
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
+    /// Whether the text holds a scalar that `TextNormalization.sanitize` keeps (not JavaScript
+    /// whitespace, no-break spaces included): ASCII read byte by byte.
+    private static func holdsNonWhitespace(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var hasNonASCII = false
+        for byte in bytes {
+            if byte >= 0x80 {
+                hasNonASCII = true
+            } else if byte != 0x20 && !(0x09...0x0D).contains(byte) {
+                return true
+            }
+        }
+        return hasNonASCII && String(decoding: bytes, as: UTF8.self).unicodeScalars.contains { !TextNormalization.isJavaScriptWhitespace($0) }
+    }
+
     /// The text assistive technology reads in the element: text nodes outside subtrees hidden
     /// from it (`aria-hidden`, `hidden`, `display:none`...), whitespace-normalized.
     public func screenReaderText(of element: Element) -> String {

@@ -20,7 +20,7 @@ public enum ImplicitRoles {
     }
 
     /// How an HTML element's implicit role is decided: a fixed role, or a rule of its own.
-    enum Kind {
+    enum Kind: Sendable {
         case fixed(String)
         case link, aside, footer, header, form, section, img, input, select, cell, headerCell
 
@@ -34,13 +34,14 @@ public enum ImplicitRoles {
     }
 
     /// The kind of an element with an implicit role; nil for foreign elements and elements without one.
-    /// One hash lookup: a `switch` over the names compared each element with dozens of strings.
+    /// Looked up by the name's key word: a `switch` over the names compared each element with
+    /// dozens of strings, and a dictionary hashed each name (a third of the model's role lookups).
     static func kind(of element: Element) -> Kind? {
         guard element.isHTML else { return nil }
-        return kinds[element.localName]
+        return kinds[element]
     }
 
-    private static let kinds: [String: Kind] = [
+    private static let kinds = ElementNameTable<Kind>([
         "a": .link, "area": .link, "article": .fixed("article"), "aside": .aside, "body": .fixed("document"),
         "button": .fixed("button"), "datalist": .fixed("listbox"), "dd": .fixed("definition"), "dfn": .fixed("term"),
         "dt": .fixed("term"), "details": .fixed("group"), "fieldset": .fixed("group"), "optgroup": .fixed("group"),
@@ -53,7 +54,7 @@ public enum ImplicitRoles {
         "progress": .fixed("progressbar"), "select": .select, "summary": .fixed("button"), "table": .fixed("table"),
         "tbody": .fixed("rowgroup"), "thead": .fixed("rowgroup"), "tfoot": .fixed("rowgroup"), "td": .cell,
         "th": .headerCell, "textarea": .fixed("textbox"), "tr": .fixed("row"),
-    ]
+    ])
 
     static func role(
         of element: Element, kind: Kind, isFocusable: (Element) -> Bool, hasAuthorName: (Element) -> Bool,

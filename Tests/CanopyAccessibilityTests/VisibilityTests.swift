@@ -55,4 +55,23 @@ struct VisibilityTests {
         #expect(model.role(of: try #require(document.element(withID: "b"))) == "img")
         #expect(model.role(of: try #require(document.element(withID: "c"))) == "img")
     }
+
+    /// `hasVisibleText` says what `visibleText(of:).isEmpty` says, for every element of a page
+    /// whose text is only whitespace of every kind, hidden, behind a line break, or not ASCII.
+    @Test func hasVisibleTextAgreesWithTheText() throws {
+        let (model, document) = model("""
+            <p> \t\n </p><p>\u{00A0}\u{3000}\u{2028}</p><p>\u{00A0}x</p><p><br> <br></p><p><span hidden>h</span> </p>
+            <p><span style="display:none">n</span><span style="visibility:hidden">v</span><b> <i>i</i></b></p>
+            <a href=x>\u{FEFF}</a><a href=y>\u{0085}</a><a href=z><img alt=i></a><p>é</p><p>\r\n</p><p><!-- c --></p>
+            <div style="visibility:hidden"><span style="visibility:visible">shown</span></div><p>\u{1680}\u{205F}<u>\u{1F600}</u></p>
+            """)
+        let root = try #require(document.documentElement)
+        var withText = 0
+        for element in [root] + Array(root.descendants) {
+            let expected = !model.visibleText(of: element).isEmpty
+            #expect(model.hasVisibleText(element) == expected, "\(element)")
+            withText += expected ? 1 : 0
+        }
+        #expect(withText >= 10)
+    }
 }

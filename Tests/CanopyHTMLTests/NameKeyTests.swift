@@ -54,3 +54,28 @@ struct NameKeyTests {
         }
     }
 }
+
+struct ElementNameTableTests {
+    /// The table answers what a dictionary by local name answers, for every element of a page
+    /// whose names share keys with the table's (same length and first seven bytes) or differ
+    /// only in case, SVG's mixed-case names included.
+    @Test func tableAnswersAsADictionaryByName() throws {
+        let values = ["a": 1, "datalist": 2, "optgroup": 3, "textarea": 4, "foreignObject": 5, "section": 6, "td": 7]
+        let table = ElementNameTable(values)
+        let document = HTMLParser().parse(
+            html: """
+            <section><a href=x>a</a><datalist></datalist><datalisx></datalisx><optgroupz></optgroupz>
+            <textarea></textarea><textareb></textareb><sectio></sectio><sections></sections><td>x</td>
+            <svg><foreignObject><p>y</p></foreignObject><foreignObjecx/></svg><A>z</A></section>
+            """
+        )
+        let root = try #require(document.documentElement)
+        var asked = 0
+        for element in [root] + Array(root.descendants) {
+            #expect(table[element] == values[element.localName], "\(element.localName)")
+            asked += values[element.localName] == nil ? 0 : 1
+        }
+        #expect(asked >= 6)
+        #expect(ElementNameTable<Int>([:])[root] == nil)
+    }
+}

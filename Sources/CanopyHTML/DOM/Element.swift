@@ -360,6 +360,9 @@ public struct Node: Hashable, Sendable {
     /// The text of a text or comment node ("" for elements).
     public var text: String { document.storage.text(of: node) }
 
+    /// The UTF-8 bytes of `text`, without making a string.
+    public var textBytes: ArraySlice<UInt8> { document.storage.textBytes[document.storage.textRange(of: node)] }
+
     /// Appends the UTF-8 bytes of `text` to `bytes`, without making a string.
     public func appendText(to bytes: inout [UInt8]) {
         bytes.append(contentsOf: document.storage.textBytes[document.storage.textRange(of: node)])

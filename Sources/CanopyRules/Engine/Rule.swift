@@ -188,7 +188,8 @@ public final class PageContext {
     /// a full selector scan of a large page costs as much as parsing it.
     public private(set) lazy var elementIndex = ElementNameIndex(document: document)
     /// Page-wide query results by selector (rules ask the same question for each candidate).
-    @exclusivity(unchecked) private var queries: [SelectorList: [Element]] = [:]
+    // Room for the selectors of the default rules: grown from empty it was rehashed five times a page.
+    @exclusivity(unchecked) private var queries: [SelectorList: [Element]] = Dictionary(minimumCapacity: 64)
 
     /// All elements of the page matching `selector`, in document order, as
     /// `document.querySelectorAll` gives them; computed once per page and selector.

@@ -25,7 +25,7 @@ public struct ARIATreeitemNameRule: Rule {
     /// Visible text inside, aria-label, aria-labelledby or title.
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {
         let checks = NamingChecks(page)
-        if !page.accessibility.visibleText(of: element).isEmpty || checks.hasARIALabelOrTitle(element) { return .pass }
+        if page.accessibility.hasVisibleText(element) || checks.hasARIALabelOrTitle(element) { return .pass }
         return .violation("The tree item has no visible text, no aria-label, no aria-labelledby that gives text, and no title.")
     }
 

@@ -51,7 +51,7 @@ public struct AvoidInlineSpacingRule: Rule {
     public func applies(to element: Element, on page: PageContext) -> Bool {
         guard ContrastFacts.of(page).isSeen(element) else { return false }
         if case .offScreen = ScreenPlacement.of(element, on: page) { return false }
-        return !page.accessibility.visibleText(of: element).isEmpty
+        return page.accessibility.hasVisibleText(element)
     }
 
     public func evaluate(_ element: Element, on page: PageContext) -> CheckOutcome {

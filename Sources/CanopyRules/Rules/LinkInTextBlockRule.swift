@@ -31,7 +31,7 @@ public struct LinkInTextBlockRule: Rule {
            !role.contains(where: { $0.isWhitespace }), ARIARoles.role(named: role) != nil, role != "link" {
             return false
         }
-        guard ContrastFacts.of(page).isSeen(element), !page.accessibility.visibleText(of: element).isEmpty else { return false }
+        guard ContrastFacts.of(page).isSeen(element), page.accessibility.hasVisibleText(element) else { return false }
         return RunningText.isInTextBlock(element, on: page)
     }
 

@@ -63,7 +63,7 @@ public struct ObjectAltRule: Rule {
 
     /// Fallback content that shows something: text, or an image or other embedded content.
     private static func hasFallback(_ object: Element, on page: PageContext) -> Bool {
-        if !page.accessibility.visibleText(of: object).isEmpty { return true }
+        if page.accessibility.hasVisibleText(object) { return true }
         let embedded: Set<String> = ["img", "svg", "picture", "video", "audio", "canvas", "object", "embed", "iframe", "input"]
         return object.descendants.contains { embedded.contains($0.localName) }
     }

@@ -164,8 +164,9 @@ public struct ColorContrast: Sendable {
             return CheckResult(.incomplete(message), evidence: evidence())
         }
 
+        let facts = ContrastFacts.of(page)
         // Hidden on screen but present (visibility, opacity 0, clipped away): axe passes it as hidden.
-        if page.accessibility.isVisibilityHidden(element) || ContrastFacts.of(page).isTransparent(element) {
+        if page.accessibility.isVisibilityHidden(element) || facts.isTransparent(element) {
             return CheckResult(.pass)
         }
         if let host = ScriptShadowHosts.host(around: element, on: page) {
@@ -182,10 +183,9 @@ public struct ColorContrast: Sendable {
                 return undecided("nonBmp", "The text is only icon-font or symbol characters, whose contrast a person must judge.")
             }
         }
-        if let pseudo = ContrastFacts.of(page).pseudoElementWithBackground(around: element) {
+        if let pseudo = facts.pseudoElementWithBackground(around: element) {
             return undecided("pseudoContent", "A ::\(pseudo) pseudo-element with a background may sit behind this text.")
         }
-        let facts = ContrastFacts.of(page)
         if let reason = Self.clippingReason(element, facts) {
             return undecided("elmPartiallyObscured", "Part of the text may be cut off: \(reason); only layout can tell what shows.")
         }
