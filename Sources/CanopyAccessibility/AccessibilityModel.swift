@@ -112,19 +112,15 @@ public final class AccessibilityModel {
             let attributes = VisibilityAttributes(attributeFlags[position])
             let styled = sheetsMayHide || attributes.style
             let parentNotRendered = parentPosition.map { notRendered[$0] || contentSkipped[$0] } ?? false
+            let inheritedVisibility = parentPosition.map { visibilityHidden[$0] } ?? false
+            // Unstyled elements whose parent is visible are not asked: nothing can hide them.
+            let concealment: ComputedStyles.Concealment = styled || inheritedVisibility ? styles.concealment(of: element) : []
             let unrendered =
-                parentNotRendered || (styled && styles.lowercasedValue(.display, of: element) == "none")
+                parentNotRendered || (styled && concealment.contains(.displayNone))
                 || Self.isNeverRendered(element, parent: parent, hasHiddenAttribute: attributes.hidden)
             // `content-visibility: hidden` keeps the element's box but skips its contents.
-            contentSkipped[position] = styled && styles.lowercasedValue(.contentVisibility, of: element) == "hidden"
-            let inheritedVisibility = parentPosition.map { visibilityHidden[$0] } ?? false
-            let invisible: Bool
-            if styled || inheritedVisibility {
-                let visibility = styles.lowercasedValue(.visibility, of: element)
-                invisible = visibility == "hidden" || visibility == "collapse"
-            } else {
-                invisible = false
-            }
+            contentSkipped[position] = styled && concealment.contains(.contentSkipped)
+            let invisible = concealment.contains(.visibilityHidden)
             notRendered[position] = unrendered
             visibilityHidden[position] = invisible
             // visibility:hidden can be undone by a descendant; aria-hidden, inert and display:none cannot.

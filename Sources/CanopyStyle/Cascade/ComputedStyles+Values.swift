@@ -61,6 +61,33 @@ extension ComputedStyles {
         return weight
     }
 
+    /// What the element's computed values hide: asked of every element of every page by the
+    /// accessibility model, and kept per style node rather than compared as three strings each time.
+    public struct Concealment: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// `display: none`.
+        public static let displayNone = Concealment(rawValue: 1)
+        /// `content-visibility: hidden`: the box stays, its content is skipped.
+        public static let contentSkipped = Concealment(rawValue: 2)
+        /// `visibility: hidden` or `collapse`.
+        public static let visibilityHidden = Concealment(rawValue: 4)
+    }
+
+    /// The element's `Concealment`, read from `display`, `content-visibility` and `visibility`.
+    public func concealment(of element: Element) -> Concealment {
+        let node = Int(styleNode(of: element))
+        if let known = table.concealments.known(node) { return Concealment(rawValue: known ?? 0) }
+        var concealment: Concealment = []
+        if lowercasedValue(.display, of: element) == "none" { concealment.insert(.displayNone) }
+        if lowercasedValue(.contentVisibility, of: element) == "hidden" { concealment.insert(.contentSkipped) }
+        let visibility = lowercasedValue(.visibility, of: element)
+        if visibility == "hidden" || visibility == "collapse" { concealment.insert(.visibilityHidden) }
+        table.concealments.store(concealment.rawValue, at: node)
+        return concealment
+    }
+
     /// The element's own `opacity`, 0...1 (1 when unreadable: callers that care check `declares`).
     public func opacity(of element: Element) -> Double {
         // Per style node: parsing the number was most of what the contrast rule spent on it.

@@ -70,6 +70,8 @@ final class StyleNodeTable {
     var opacities = NodeValues<Double>()
     /// What `display` says by node (`ComputedStyles.displayKind`).
     var displayKinds = NodeValues<UInt8>()
+    /// What hides a node (`ComputedStyles.concealment`).
+    var concealments = NodeValues<UInt8>()
     /// What callers derive from a node's computed values alone, by the caller's key
     /// (`ComputedStyles.nodeFacts`).
     var callerFacts: [ObjectIdentifier: AnyObject] = [:]
