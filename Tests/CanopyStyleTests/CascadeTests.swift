@@ -32,6 +32,30 @@ extension ComputedStyles {
 
 @Suite("Cascade")
 struct CascadeTests {
+    /// What hides an element, kept per style node, is what its three computed values say, for
+    /// every keyword that hides and every way of setting it (sheet, style attribute, inheritance,
+    /// `!important`, letter case), also when elements sharing a node are asked in another order.
+    @Test func concealmentIsWhatTheComputedValuesSay() throws {
+        let page = styles("""
+        <style>.n { display: NONE } .c { content-visibility: hidden } .h { visibility: hidden } .k { visibility: Collapse }
+        .v { visibility: visible !important } .a { content-visibility: auto }</style>
+        <div class=h><p>inherits hidden</p><p class=v>shown again</p></div><p class=k>collapsed</p><p class=n>gone</p>
+        <section class=c><p class=a>auto</p></section><p style="display:none">inline</p><p style="visibility:hidden" class=v>important wins</p>
+        <span>plain</span><div class="n c k">all three</div>
+        """)
+        let elements = Array(page.document.elements)
+        for element in elements.reversed() + elements {
+            let concealment = page.concealment(of: element)
+            #expect(concealment.contains(.displayNone) == (page.lowercasedValue(.display, of: element) == "none"), "\(element)")
+            #expect(concealment.contains(.contentSkipped) == (page.lowercasedValue(.contentVisibility, of: element) == "hidden"), "\(element)")
+            let visibility = page.lowercasedValue(.visibility, of: element)
+            #expect(concealment.contains(.visibilityHidden) == (visibility == "hidden" || visibility == "collapse"), "\(element)")
+        }
+        #expect(elements.filter { page.concealment(of: $0).contains(.visibilityHidden) }.count == 4)
+        #expect(elements.filter { page.concealment(of: $0).contains(.displayNone) }.count == 3)
+        #expect(elements.filter { page.concealment(of: $0).contains(.contentSkipped) }.count == 2)
+    }
+
     @Test("specificity beats order, order breaks ties, !important beats specificity")
     func priority() throws {
         let page = styles("""
