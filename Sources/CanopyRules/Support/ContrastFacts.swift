@@ -30,6 +30,19 @@ final class ContrastFacts {
         var ownBackgrounds: [ColorContrast.OwnBackground?] = []
         /// The pseudo-element that paints over the box: 0 not known yet, 1 none, 2 `before`, 3 `after`.
         var ownPseudoElements: [UInt8] = []
+        /// Whether the box hides its overflow and has no width or height (`hidesAllItHolds`).
+        var hidesAll: [UInt8] = []
+        /// Whether the box is positioned and clipped to nothing (`isOwnClipEmpty`).
+        var clipsToNothing: [UInt8] = []
+
+        /// `compute`'s answer for `node` in `table`, computed once per node: 0 not known yet, 1 no, 2 yes.
+        static func flag(_ table: inout [UInt8], _ node: Int, _ compute: () -> Bool) -> Bool {
+            if node >= table.count { table.append(contentsOf: repeatElement(0, count: node + 1 - table.count)) }
+            if table[node] != 0 { return table[node] == 2 }
+            let answer = compute()
+            table[node] = answer ? 2 : 1
+            return answer
+        }
     }
 
     private let model: AccessibilityModel
@@ -147,12 +160,19 @@ final class ContrastFacts {
         if known != 0 { return known == 2 }
         var result = false
         if let parent = element.parent {
-            result = isClippedAway(parent)
-                || (ColorContrast.clipsOverflow(parent, styles)
-                    && [CSSProperty.width, .height].contains { ColorContrast.pixels(styles.value($0, of: parent)) == 0 })
+            result = isClippedAway(parent) || hidesAllItHolds(parent)
         }
         clippedAway[element.position] = result ? 2 : 1
         return result
+    }
+
+    /// The box hides what overflows it and has no width or height: by style node, as it follows
+    /// from computed values alone (asked of the parent of every text element).
+    private func hidesAllItHolds(_ box: Element) -> Bool {
+        NodeFacts.flag(&nodeFacts.hidesAll, styles.styleNodeNumber(of: box)) {
+            ColorContrast.clipsOverflow(box, styles)
+                && [CSSProperty.width, .height].contains { ColorContrast.pixels(styles.value($0, of: box)) == 0 }
+        }
     }
 
     /// Drawn where it can be seen, as axe's isVisibleOnScreen reads markup and styles: rendered,
@@ -169,10 +189,12 @@ final class ContrastFacts {
         if known != 0 { return known == 2 }
         var result = element.parent.map { isTransparent($0) } ?? false
         if !result {
-            let position = styles.lowercasedValue(.position, of: element)
-            if position == "absolute" || position == "fixed" {
+            // By style node: it follows from the element's computed values alone.
+            result = NodeFacts.flag(&nodeFacts.clipsToNothing, styles.styleNodeNumber(of: element)) {
+                let position = styles.lowercasedValue(.position, of: element)
+                guard position == "absolute" || position == "fixed" else { return false }
                 let clip = styles.lowercasedValue(.clip, of: element).replacingOccurrences(of: " ", with: "")
-                result = clip.hasPrefix("rect(") && Self.clipsToNothing(clip)
+                return clip.hasPrefix("rect(") && Self.clipsToNothing(clip)
             }
         }
         transparent[element.position] = result ? 2 : 1
