@@ -224,3 +224,47 @@ struct URLNormalizerTests {
         }
     }
 }
+
+struct LinkResolutionCacheTests {
+    /// A resolution shared through the cache is the one made alone, for references of every
+    /// shape against bases of one folder that differ in their last segment and query (which only
+    /// an empty path reads), in other folders, hosts, ports and schemes, asked in every order.
+    @Test func sharedResolutionsAreTheOnesMadeAlone() throws {
+        let normalizer = URLNormalizer(stripQueryParameters: ["utm_*"])
+        let bases = try [
+            "http://h/a/b/page.html", "http://h/a/b/other.html?x=1", "http://h/a/b/", "http://h/a/c/page.html",
+            "http://h:8080/a/b/page.html", "https://h/a/b/page.html", "http://g/a/b/page.html?utm_x=1&k=2", "http://h/",
+        ].map { try normalizer.normalize($0) }
+        let references = [
+            "", "?q=1", "#top", "x.html", "x.html#f", "../y.html", "../../../../z", "./", ".", "..", "/abs/p?utm_a=1&b",
+            "//other/p", "///triple", "http:rel.html", "https:rel.html", "http://abs/p", "mailto:a@b", "javascript:void(0)",
+            " x.html ", "x\t.html", "\\\\h2\\p", "\\abs", "x.html?b=2&a=1", "%7Euser/", "HTTP://CASE/P", "?", "http:", "http:?q",
+            "http://[::1", "a:b:c", "a/b?c:d", "é/ü.html", "a#b:c", "..?x", "/", "x.html?",
+        ]
+        let cache = LinkResolutionCache()
+        for order in [bases, bases.reversed()] {
+            for base in order {
+                for reference in references {
+                    let alone = Result { () throws(URLRejection) in try normalizer.resolve(reference, against: base) }
+                    let shared = Result { () throws(URLRejection) in try normalizer.resolve(reference, in: cache.scope(for: base)) }
+                    #expect(alone == shared, "\(reference) against \(base)")
+                }
+            }
+        }
+        #expect(cache.count > references.count)
+    }
+
+    /// The cache never holds more than its limit, and answers the same after it empties.
+    @Test func cacheStaysWithinItsLimit() throws {
+        let normalizer = URLNormalizer()
+        let cache = LinkResolutionCache(limit: 10)
+        let base = try normalizer.normalize("http://h/a/page.html")
+        for round in 0..<3 {
+            for index in 0..<25 {
+                let resolved = try normalizer.resolve("p\(index).html", in: cache.scope(for: base))
+                #expect(resolved == (try normalizer.resolve("p\(index).html", against: base)), "round \(round)")
+                #expect(cache.count <= 10)
+            }
+        }
+    }
+}
