@@ -284,20 +284,18 @@ public final class PageFingerprinter {
     /// What `descriptorHash` reads: `id`, the identifying attributes, `for`, `aria-label`, the references.
     private static let describedAttributes = AttributeNameList(["id"] + identifyingAttributes + ["for", "aria-label"] + referenceAttributes)
 
-    /// A switch, not a Set, as `isComponentTag`: asked of every ancestor of every element described.
-    private static func isLandmarkTag(_ name: String) -> Bool {
-        switch name {
-        case "header", "footer", "nav", "main", "aside", "form", "section", "search", "dialog": return true
-        default: return false
-        }
-    }
+    /// By the name's key word: asked of every ancestor of every element described, where a switch
+    /// compared each name with nine strings.
+    private static let landmarkTags = ElementNameTable(
+        Dictionary(uniqueKeysWithValues: ["header", "footer", "nav", "main", "aside", "form", "section", "search", "dialog"].map { ($0, true) })
+    )
     private static let landmarkRoles: Set<String> = [
         "banner", "contentinfo", "navigation", "main", "complementary", "form", "region", "search", "dialog", "alertdialog",
     ]
 
     /// An ancestor's descriptor when it identifies a part of the page (landmark, stable id, test id).
     private func contextDescriptor(of ancestor: Element) -> String? {
-        let isLandmarkTag = ancestor.isHTML && Self.isLandmarkTag(ancestor.localName)
+        let isLandmarkTag = ancestor.isHTML && Self.landmarkTags[ancestor] != nil
         // Most ancestors have none of what identifies: told without making a string.
         if !isLandmarkTag, !ancestor.hasAttribute(.role), !ancestor.hasAttribute(.id), !ancestor.hasAttribute(.dataTestID) { return nil }
         let role = ancestor.attribute(.role).map { $0.lowercased() }
@@ -381,7 +379,7 @@ public final class PageFingerprinter {
         var hashes = [UInt64?](repeating: nil, count: end - root.position)
         for position in stride(from: end - 1, through: root.position, by: -1) {
             let element = document.element(atPosition: position)
-            guard !Self.isUnstructural(element.localName) else { continue }
+            guard Self.unstructuralTags[element] == nil else { continue }
             var hasher = StableHasher()
             hasher.combine(element.localName)
             hasher.combine(element.attribute(.role) ?? "")
@@ -400,13 +398,11 @@ public final class PageFingerprinter {
         return StableHasher.hex(hashes[0] ?? 0)
     }
 
-    /// Elements whose content is per-page data (script configs, nonces) rather than structure.
-    private static func isUnstructural(_ name: String) -> Bool {
-        switch name {
-        case "script", "style", "noscript", "template", "link", "meta": return true
-        default: return false
-        }
-    }
+    /// Elements whose content is per-page data (script configs, nonces) rather than structure; by
+    /// the name's key word, asked of every element of every component.
+    private static let unstructuralTags = ElementNameTable(
+        Dictionary(uniqueKeysWithValues: ["script", "style", "noscript", "template", "link", "meta"].map { ($0, true) })
+    )
 }
 
 /// For each element, whether its subtree (itself included) holds a `main`, or a landmark or `h1`:
