@@ -125,7 +125,7 @@ public struct ColorContrast: Sendable {
     /// Why the text may be cut off by a box of fixed size that hides its overflow, if it may.
     private static func clippingReason(_ element: Element, _ facts: ContrastFacts) -> String? {
         let styles = facts.styles
-        if clipsOverflow(element, styles), let indent = CSSLength.dimension(styles.lowercasedValue(.textIndent, of: element),
+        if facts.clipsOverflow(element), let indent = CSSLength.dimension(styles.lowercasedValue(.textIndent, of: element),
             context: LengthContext(fontSize: 16, rootFontSize: 16, viewport: styles.viewport), percentBase: nil), indent != 0 {
             return "its text is indented inside a box that hides what overflows"
         }

@@ -30,6 +30,8 @@ final class ContrastFacts {
         var ownBackgrounds: [ColorContrast.OwnBackground?] = []
         /// The pseudo-element that paints over the box: 0 not known yet, 1 none, 2 `before`, 3 `after`.
         var ownPseudoElements: [UInt8] = []
+        /// Whether the box hides what overflows it (`clipsOverflow`).
+        var clipsOverflow: [UInt8] = []
         /// Whether the box hides its overflow and has no width or height (`hidesAllItHolds`).
         var hidesAll: [UInt8] = []
         /// Whether the box is positioned and clipped to nothing (`isOwnClipEmpty`).
@@ -166,11 +168,16 @@ final class ContrastFacts {
         return result
     }
 
+    /// `ColorContrast.clipsOverflow`, by style node: asked of every text element and its ancestors.
+    func clipsOverflow(_ box: Element) -> Bool {
+        NodeFacts.flag(&nodeFacts.clipsOverflow, styles.styleNodeNumber(of: box)) { ColorContrast.clipsOverflow(box, styles) }
+    }
+
     /// The box hides what overflows it and has no width or height: by style node, as it follows
     /// from computed values alone (asked of the parent of every text element).
     private func hidesAllItHolds(_ box: Element) -> Bool {
         NodeFacts.flag(&nodeFacts.hidesAll, styles.styleNodeNumber(of: box)) {
-            ColorContrast.clipsOverflow(box, styles)
+            clipsOverflow(box)
                 && [CSSProperty.width, .height].contains { ColorContrast.pixels(styles.value($0, of: box)) == 0 }
         }
     }
@@ -215,7 +222,7 @@ final class ContrastFacts {
         let known = fixedClips[element.position]
         if known != -2 { return text(known) }
         var result: String?
-        if ColorContrast.clipsOverflow(element, styles), [CSSProperty.width, .height].contains(where: { property in
+        if clipsOverflow(element), [CSSProperty.width, .height].contains(where: { property in
             let value = styles.value(property, of: element).lowercased()
             return value != "auto" && !value.hasSuffix("%")
         }) {
