@@ -136,10 +136,15 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         document.storage.attributeIndex(node: node, name: name).map(document.storage.attributeBytes(at:))
     }
 
+    /// `attributeBytes(_:)` by a name whose key is made once.
+    public func attributeBytes(_ name: AttributeName) -> ArraySlice<UInt8>? {
+        document.storage.attributeIndex(node: node, name: name).map(document.storage.attributeBytes(at:))
+    }
+
     /// Calls `body` with the UTF-8 bytes of each class name, split as `forEachClassName` splits:
     /// for lookups in tables keyed by bytes (`ByteStringTable`), with no string per name.
     public func forEachClassNameBytes(_ body: (ArraySlice<UInt8>) -> Void) {
-        guard let value = attributeBytes("class") else { return }
+        guard let value = attributeBytes(.class) else { return }
         SelectorMatcher.forEachWord(in: value) { name in
             body(name)
             return true

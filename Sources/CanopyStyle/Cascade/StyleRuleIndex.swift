@@ -359,7 +359,7 @@ final class RuleBuckets: Sendable {
     func candidates(for element: Element, into result: inout [Int32]) {
         result.append(contentsOf: everyElement)
         if !nameTable.isEmpty, let list = nameTable.value(for: element.localName) { result.append(contentsOf: lists[Int(list)]) }
-        if !idTable.isEmpty, let id = element.attributeBytes("id"), let list = idTable.value(forUTF8: id) {
+        if !idTable.isEmpty, let id = element.attributeBytes(.id), let list = idTable.value(forUTF8: id) {
             result.append(contentsOf: lists[Int(list)])
         }
         if !classTable.isEmpty {
