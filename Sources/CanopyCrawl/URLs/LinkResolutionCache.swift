@@ -4,8 +4,7 @@ import Foundation
 /// a folder repeat the same relative links (javadoc's navigation and type names: more than half of
 /// java.base's 150,000 resolutions), and resolving a reference reads and rewrites its whole path.
 /// Shared by the crawl's workers, so locked; bounded, so a crawl of any size holds at most
-/// `limit` entries, about 300 bytes each (java.base: 20,000 kept 56% of its resolutions and added
-/// 3–5 MB to the crawl's peak, 4,096 kept 46%). Only references whose answer depends on nothing but the base's scheme,
+/// `limit` entries. Only references whose answer depends on nothing but the base's scheme,
 /// authority and folder are kept (`URLNormalizer.resolve(_:in:)` decides).
 public final class LinkResolutionCache: @unchecked Sendable {
     /// One page's base, with the number of its folder in the cache.
@@ -29,7 +28,7 @@ public final class LinkResolutionCache: @unchecked Sendable {
     private var nextFolder = 0
     private let limit: Int
 
-    public init(limit: Int = 8_192) {
+    public init(limit: Int = 20_000) {
         self.limit = limit
     }
 
