@@ -63,13 +63,9 @@ public struct LinkExtractor: Sendable {
     /// as one would report a missing title, language and landmarks nobody meets.
     public var followsFrames: Bool
 
-    /// Resolutions shared with the crawl's other pages, if any.
-    public var resolutions: LinkResolutionCache?
-
-    public init(normalizer: URLNormalizer = URLNormalizer(), followsFrames: Bool = true, resolutions: LinkResolutionCache? = nil) {
+    public init(normalizer: URLNormalizer = URLNormalizer(), followsFrames: Bool = true) {
         self.normalizer = normalizer
         self.followsFrames = followsFrames
-        self.resolutions = resolutions
     }
 
     private static let linkElementNames = ["a", "area", "iframe", "frame", "base", "link", "meta"]
@@ -128,18 +124,13 @@ public struct LinkExtractor: Sendable {
         // Pages repeat the same hrefs (navigation, "back to top", type names): each text is
         // resolved once, as the base is the same for all of them.
         var resolved: [String: Result<CrawlURL, URLRejection>] = [:]
-        let scope = resolutions?.scope(for: baseURL)
         for reference in references {
             let resolution: Result<CrawlURL, URLRejection>
             if let known = resolved[reference.text] {
                 resolution = known
             } else {
                 do throws(URLRejection) {
-                    if let scope {
-                        resolution = .success(try normalizer.resolve(reference.text, in: scope))
-                    } else {
-                        resolution = .success(try normalizer.resolve(reference.text, against: baseURL))
-                    }
+                    resolution = .success(try normalizer.resolve(reference.text, against: baseURL))
                 } catch {
                     resolution = .failure(error)
                 }

@@ -46,36 +46,6 @@ public struct URLNormalizer: Sendable, Hashable {
         return CrawlURL(scheme: url.scheme, host: url.host, port: url.port, path: url.path, query: normalizedQuery(Array(query.utf8)))
     }
 
-    /// `resolve(reference, against: scope.base)`, looked up in the scope's cache (and kept there)
-    /// when the answer reads no more of the base than its scheme, authority and folder.
-    public func resolve(_ reference: String, in scope: LinkResolutionCache.Scope) throws(URLRejection) -> CrawlURL {
-        guard Self.resolvesInFolder(reference) else { return try resolve(reference, against: scope.base) }
-        if let known = scope.cache[scope.folder, reference] { return try known.get() }
-        let resolution: Result<CrawlURL, URLRejection>
-        do throws(URLRejection) {
-            resolution = .success(try resolve(reference, against: scope.base))
-        } catch {
-            resolution = .failure(error)
-        }
-        scope.cache[scope.folder, reference] = resolution
-        return try resolution.get()
-    }
-
-    /// Whether the reference as written has a path of its own and no scheme, so that resolving it
-    /// reads only the base's scheme, authority and folder, never its last segment or query (an
-    /// empty path reads those). Read on the raw bytes, erring towards no: a space, control
-    /// character, backslash or colon anywhere in the path (a colon may end a scheme), or a first
-    /// byte of "?" or "#", says no, which only costs the cache a use.
-    static func resolvesInFolder(_ reference: String) -> Bool {
-        let bytes = reference.utf8
-        guard let first = bytes.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#") else { return false }
-        for byte in bytes {
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return true }
-            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: ":") { return false }
-        }
-        return true
-    }
-
     // MARK: Parsing
 
     private func parse(_ text: String, base: CrawlURL?) throws(URLRejection) -> CrawlURL {

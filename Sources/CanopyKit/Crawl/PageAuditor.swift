@@ -21,8 +21,6 @@ public struct PageAuditor: Sendable {
     /// Frame documents, each fetched once per crawl.
     let frames: FrameFetcher
     private let largePages = LargePageGate()
-    /// Link resolutions shared by the crawl's pages.
-    private let linkResolutions = LinkResolutionCache()
 
     init(crawl: CrawlPlan, audit: AuditPlan, stylesheets: StyleSheetFetcher? = nil, session: SignInSession? = nil) {
         self.crawl = crawl
@@ -132,8 +130,7 @@ public struct PageAuditor: Sendable {
     /// The links the crawl may follow from the page, and its canonical URL.
     private func links(of document: Document, url: String) -> (links: [CrawlURL], canonical: String?) {
         guard let base = try? crawl.normalizer.normalize(url) else { return ([], nil) }
-        let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: !audit.auditsFrames, resolutions: linkResolutions)
-            .extract(from: document, pageURL: base)
+        let links = LinkExtractor(normalizer: crawl.normalizer, followsFrames: !audit.auditsFrames).extract(from: document, pageURL: base)
         return (links.followableURLs(honouringNoFollow: !crawl.followsNofollow), links.canonical?.string)
     }
 

@@ -143,12 +143,11 @@ public struct AxeJSONLineWriter: Sendable {
             if !node.evidence.isEmpty {
                 // Where axe-core puts what a check measured: the check's `data`.
                 json.append(contentsOf: #""any":[{"data":{"#.utf8)
-                // Sorted as pairs: looking each key up again hashed it a second time.
-                for (position, entry) in node.evidence.sorted(by: { $0.key < $1.key }).enumerated() {
+                for (position, key) in node.evidence.keys.sorted().enumerated() {
                     if position > 0 { json.append(0x2C) }
-                    JSONText.append(entry.key, to: &json)
+                    JSONText.append(key, to: &json)
                     json.append(0x3A)
-                    switch entry.value {
+                    switch node.evidence[key]! {
                     case .text(let text): JSONText.append(text, to: &json)
                     case .number(let number): json.append(contentsOf: AxeCheckEntry.jsonNumber(number).utf8)
                     }
