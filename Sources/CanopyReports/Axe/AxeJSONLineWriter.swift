@@ -143,11 +143,12 @@ public struct AxeJSONLineWriter: Sendable {
             if !node.evidence.isEmpty {
                 // Where axe-core puts what a check measured: the check's `data`.
                 json.append(contentsOf: #""any":[{"data":{"#.utf8)
-                for (position, key) in node.evidence.keys.sorted().enumerated() {
+                // Sorted as pairs: looking each key up again hashed it a second time.
+                for (position, entry) in node.evidence.sorted(by: { $0.key < $1.key }).enumerated() {
                     if position > 0 { json.append(0x2C) }
-                    JSONText.append(key, to: &json)
+                    JSONText.append(entry.key, to: &json)
                     json.append(0x3A)
-                    switch node.evidence[key]! {
+                    switch entry.value {
                     case .text(let text): JSONText.append(text, to: &json)
                     case .number(let number): json.append(contentsOf: AxeCheckEntry.jsonNumber(number).utf8)
                     }
