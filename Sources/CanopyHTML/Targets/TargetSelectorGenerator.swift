@@ -125,14 +125,14 @@ public struct TargetSelectorGenerator: Sendable {
                 FeatureKey(source: .foreignTag(name), hash: FeatureHash(.foreignTag).adding(name.utf8).value)
             }
 
-            static func className(_ name: String) -> FeatureKey {
-                FeatureKey(source: .className, hash: FeatureHash(.className).adding(name.utf8).value)
+            static func className(_ name: some Sequence<UInt8>) -> FeatureKey {
+                FeatureKey(source: .className, hash: FeatureHash(.className).adding(name).value)
             }
 
-            static func attribute(name: String, value: String, onHTMLElement: Bool) -> FeatureKey {
+            static func attribute(name: String, value: some Sequence<UInt8>, onHTMLElement: Bool, isCaseInsensitive: Bool) -> FeatureKey {
                 FeatureKey(
                     source: .attribute(name: name),
-                    hash: FeatureHash.attribute(name: name, value: value.utf8, onHTMLElement: onHTMLElement).value
+                    hash: FeatureHash.attribute(name: name, value: value, onHTMLElement: onHTMLElement, isCaseInsensitive: isCaseInsensitive).value
                 )
             }
         }
@@ -287,7 +287,7 @@ public struct TargetSelectorGenerator: Sendable {
             var pieces: [Piece] = []
             seenHashes.removeAll(keepingCapacity: true)
             SelectorMatcher.forEachWord(in: storage.attributeBytes(at: index)) { name in
-                let key = FeatureKey(source: .className, hash: FeatureHash(.className).adding(name).value)
+                let key = FeatureKey.className(name)
                 guard !seenHashes.contains(key.hash) else { return true }
                 seenHashes.append(key.hash)
                 if isWanted(key) {
@@ -319,13 +319,8 @@ public struct TargetSelectorGenerator: Sendable {
                 guard include(rank), Self.isUsableAttributeValue(bytes) else { continue }
                 let name = storage.attributeNames[index]
                 let isCaseInsensitive = FeatureHash.isCaseInsensitive(name)
-                let key = { (onHTMLElement: Bool) in
-                    FeatureKey(
-                        source: .attribute(name: name),
-                        hash: FeatureHash.attribute(name: name, value: bytes, onHTMLElement: onHTMLElement, isCaseInsensitive: isCaseInsensitive).value
-                    )
-                }
-                let html = key(true), foreign = key(false)
+                let html = FeatureKey.attribute(name: name, value: bytes, onHTMLElement: true, isCaseInsensitive: isCaseInsensitive)
+                let foreign = FeatureKey.attribute(name: name, value: bytes, onHTMLElement: false, isCaseInsensitive: isCaseInsensitive)
                 guard isWanted(html, foreign) else { continue }
                 found.append((Piece(kind: .attribute(name: name, value: String(decoding: bytes, as: UTF8.self)), keys: [html, foreign]), rank))
             }
@@ -593,9 +588,9 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         private func findSiblingUniquePiece(for element: Element) -> Piece {
-            guard element.parent != nil else { return rootPiece(for: element) }
+            guard let parent = element.parent else { return rootPiece(for: element) }
             // Not a duplicated id: duplicates are page errors that get fixed, which would change the selector.
-            let counts = childCounts(of: element.parent!)
+            let counts = childCounts(of: parent)
             let count = { (key: FeatureKey) in Int(counts[key.hash] ?? 0) }
             let tag = tagPiece(for: element)
             var candidates = tag.keys.reduce(0) { $0 + count($1) } == 1 ? [tag] : []

@@ -34,7 +34,7 @@ final class ContrastFacts {
         var clipsOverflow: [UInt8] = []
         /// Whether the box hides its overflow and has no width or height (`hidesAllItHolds`).
         var hidesAll: [UInt8] = []
-        /// Whether the box is positioned and clipped to nothing (`isOwnClipEmpty`).
+        /// Whether the box is positioned and clipped to nothing (the own part of `isTransparent`).
         var clipsToNothing: [UInt8] = []
 
         /// `compute`'s answer for `node` in `table`, computed once per node: 0 not known yet, 1 no, 2 yes.
