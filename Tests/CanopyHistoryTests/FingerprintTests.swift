@@ -157,15 +157,18 @@ struct FingerprintTests {
     /// written leaves the byte path; text that is only after it need not.
     @Test func asciiTextNormalizesAsUnicodeTextDoes() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("aZ9 0\t\r\n\u{0B}\u{0C}.$-_Q#x")
+        let alphabet = Array("aZ9 0\t\r\n\u{0B}\u{0C}.$-_Q#x\u{00A0}")
         var samples = ["", " ", "\r\n", "A\r\nB", "12 34", String(repeating: "Ab1 ", count: 40)]
         for _ in 0..<500 {
             samples.append(String((0..<Int.random(in: 0...130, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
         }
-        for text in samples + samples.map({ $0 + "\u{00A0}é" }) + samples.map({ "\u{00A0}" + $0 }) {
+        // No-break spaces take the byte path too, unless a mark joins them or other text is not ASCII.
+        let joined = ["\u{00A0}\u{0301}x", "a\u{00A0}\u{0301}", "1\u{00A0}2", "\u{00A0}\u{00A0}A", "x\u{00A0}\r\n\u{00A0}y", "a\u{00B5}b", "\u{00A9}2024 x", "\u{00A0}"]
+        for text in samples + joined + samples.map({ $0 + "\u{00A0}é" }) + samples.map({ "\u{00A0}" + $0 }) {
             #expect(VolatileValues.normalizedText(text) == VolatileValues.normalizedTextByCharacters(text), "\(text.debugDescription)")
         }
         #expect(VolatileValues.normalizedText("Crème 12") == "crème #")
+        #expect(VolatileValues.normalizedText("Method\u{00A0}Summary 12") == "method summary #")
     }
 
     /// URL references take a byte path when they are ASCII; it must give what the definition by
