@@ -95,17 +95,10 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         return values
     }
 
-    /// `attributeValues` as UTF-8 bytes, for callers that hash or scan the values: a string for
-    /// each value of every link described was a fifth of a fingerprint (perf).
-    public func attributeBytes(_ names: AttributeNameList) -> [ArraySlice<UInt8>?] {
-        var values: [ArraySlice<UInt8>?] = []
-        attributeBytes(names, into: &values)
-        return values
-    }
-
-    /// `attributeBytes(names)` written into `values` (its old content replaced), for a caller
-    /// that describes many elements with one buffer: an array for each was a tenth of a
-    /// fingerprint, allocated, filled and released (callgrind).
+    /// `attributeValues` as UTF-8 bytes, written into `values` (its old content replaced), for
+    /// callers that hash or scan the values of many elements: a string for each value of every
+    /// link described was a fifth of a fingerprint (perf), and a new array for each element a
+    /// tenth, allocated, filled and released (callgrind).
     public func attributeBytes(_ names: AttributeNameList, into values: inout [ArraySlice<UInt8>?]) {
         if values.count == names.names.count {
             for slot in values.indices { values[slot] = nil }

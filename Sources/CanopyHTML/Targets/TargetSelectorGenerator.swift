@@ -593,7 +593,7 @@ public struct TargetSelectorGenerator: Sendable {
             let counts = childCounts(of: parent)
             let count = { (key: FeatureKey) in Int(counts[key.hash] ?? 0) }
             let tag = tagPiece(for: element)
-            var candidates = tag.keys.reduce(0) { $0 + count($1) } == 1 ? [tag] : []
+            var candidates = isUniqueAmongSiblings(tag, of: element) ? [tag] : []
             candidates += classPieces(for: element) { count($0) == 1 }
             candidates += attributePieces(for: element) { count($0) + count($1) == 1 }
             // `shortest` keeps the first of equally short pieces: tag, then class, then attribute.

@@ -299,14 +299,10 @@ public enum VolatileValues {
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
-            if byte >= 0x80 {
-                guard byte == 0xC2, index < bytes.count, bytes[index] == 0xA0 else { return false }
-                index += 1
-                pendingSpace = output.count > start
-                inDigits = false
-                continue
-            }
-            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+            let isNoBreakSpace = byte == 0xC2 && index < bytes.count && bytes[index] == 0xA0
+            if byte >= 0x80, !isNoBreakSpace { return false }
+            if isNoBreakSpace || byte == 0x20 || (0x09...0x0D).contains(byte) {
+                if isNoBreakSpace { index += 1 }
                 pendingSpace = output.count > start
                 inDigits = false
                 continue
