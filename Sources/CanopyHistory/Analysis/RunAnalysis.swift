@@ -275,20 +275,21 @@ private struct Pass {
                 let issueKey = component.map { StableHasher.value(of: ["component", ruleID, outcome, $0, row.string(8)]) }
                     ?? StableHasher.value(of: ["page", ruleID, outcome, pageType, row.string(6)])
                 let rank = Self.impactRanks[impactText] ?? 0
-                let impact = texts.id(of: impactText)
-                let owner = row.optionalString(5).map { texts.id(of: $0) }
+                // Impact and owner are looked up in the text table only when the issue takes them:
+                // most findings add to an issue that already has both.
+                let owner = { row.optionalString(5).map { texts.id(of: $0) } }
                 let issue = issues.add(key: issueKey) {
                     IssueSummary(
                         key: issueKey, issueID: nil, pages: 1, lastPage: pageID, findings: 1, exampleFindingID: findingID,
-                        ruleID: texts.id(of: ruleID), outcome: texts.id(of: outcome), impact: impact, owner: owner,
+                        ruleID: texts.id(of: ruleID), outcome: texts.id(of: outcome), impact: texts.id(of: impactText), owner: owner(),
                         pageType: component == nil ? texts.id(of: pageType) : nil, componentKey: component.map { texts.id(of: $0) },
                         impactRank: rank
                     )
                 } adding: { summary in
                     if summary.lastPage != pageID { (summary.pages, summary.lastPage) = (summary.pages + 1, pageID) }
                     summary.findings += 1
-                    if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, impact) }
-                    if summary.owner == nil { summary.owner = owner }
+                    if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, texts.id(of: impactText)) }
+                    if summary.owner == nil { summary.owner = owner() }
                 }
                 keyed.append(Keyed(findingID: findingID, issue: issue))
             }

@@ -430,10 +430,14 @@ public final class RunStore: @unchecked Sendable {
     public func carriedAudit(page pageID: Int64) throws -> CarriedAudit {
         try withDatabase { database in try database.transaction(immediate: false) {
             let page = SQLiteValue.integer(pageID)
-            guard let (run, title, passCounts) = try database.queryFirst(
-                "SELECT run_id, title, (SELECT counts FROM pass_counts WHERE pass_counts.id = pages.pass_counts_id) FROM pages WHERE id = ?",
+            guard let (run, title, passCounts, links) = try database.queryFirst(
+                """
+                SELECT pages.run_id, pages.title, (SELECT counts FROM pass_counts WHERE pass_counts.id = pages.pass_counts_id),
+                       page_revisions.links
+                FROM pages LEFT JOIN page_revisions ON page_revisions.page_id = pages.id WHERE pages.id = ?
+                """,
                 [page],
-                row: { ($0.int64(0), $0.optionalString(1), $0.optionalString(2)) }
+                row: { ($0.int64(0), $0.optionalString(1), $0.optionalString(2), $0.optionalString(3).map(Lines.split) ?? []) }
             ) else { throw StoreError.corruptValue(column: "pages.id", value: String(pageID)) }
             let findings = try database.query(
                 """
@@ -461,7 +465,6 @@ public final class RunStore: @unchecked Sendable {
                 """,
                 [page]
             ) { ComponentCandidate(key: $0.string(0), structureHash: $0.string(1)) }
-            let links = try database.queryFirst("SELECT links FROM page_revisions WHERE page_id = ?", [page]) { Lines.split($0.string(0)) } ?? []
             return CarriedAudit(title: title, findings: findings, passCounts: passes, components: components, links: links)
         } }
     }
