@@ -17,8 +17,10 @@ public final class Document: Sendable {
     let idIndex: [String: [Int32]]
     /// Element positions by name key (`NameKey`), each in document order: rules, selectors and
     /// target selectors ask for the elements of a name some eighty times a page, and scanning
-    /// every element for each was 1% of a styled crawl's instructions.
-    private let positionsByNameKey: [UInt64: [Int32]]
+    /// every element for each was 1% of a styled crawl's instructions. Keyed by the name key's
+    /// own bits (`PrehashedTable`): a `Dictionary` hashed the key again for every element of the
+    /// page, a fifth of making the document.
+    private let positionsByNameKey: PrehashedTable<[Int32]>
 
     init(storage: NodeStorage, url: String?, sourceEncoding: String) {
         self.storage = storage
@@ -35,8 +37,8 @@ public final class Document: Sendable {
         var ids: [String: [Int32]] = [:]
         ids.reserveCapacity(storage.ids.count)
         for (value, node) in storage.ids { ids[value, default: []].append(node) }
-        var byName: [UInt64: [Int32]] = [:]
-        for (position, node) in elementNodes.enumerated() { byName[storage.nameKeys[Int(node)], default: []].append(Int32(position)) }
+        var byName = PrehashedTable<[Int32]>()
+        for (position, node) in elementNodes.enumerated() { byName.update(storage.nameKeys[Int(node)], default: []) { $0.append(Int32(position)) } }
         self.elementNodes = elementNodes
         self.elementPositions = positions
         self.idIndex = ids

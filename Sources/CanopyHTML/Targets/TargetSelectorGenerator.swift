@@ -41,7 +41,7 @@ public struct TargetSelectorGenerator: Sendable {
         /// time when first asked: tags from the document's name index, classes and each attribute
         /// from the elements that carry it (ids are the document's own index). Listing every feature of every element
         /// up front was half the cost of a page's selectors.
-        private var documentMatches = FeatureTable<MatchList>()
+        private var documentMatches = PrehashedTable<MatchList>()
         /// The nodes of every feature's matches, each list chained through `nextMatch` (-1: the
         /// last): an array of nodes per feature, appended to inside the table, was reallocated
         /// on a third of the appends, and that was the most of indexing a page (callgrind).
@@ -58,7 +58,7 @@ public struct TargetSelectorGenerator: Sendable {
         private var indexedClasses = false
         private var indexedAttributes: Set<String> = []
         /// Per parent node: how many children each feature matches.
-        private var childFeatureCounts: [Int: FeatureTable<Int32>] = [:]
+        private var childFeatureCounts: [Int: PrehashedTable<Int32>] = [:]
         /// Per node: its document-unique piece, if any (ancestors are asked again for every descendant).
         private var documentUniquePieces: [Int: Piece?] = [:]
         private var siblingUniquePieces: [Int: Piece] = [:]
@@ -555,9 +555,9 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         /// Counts of each feature among the children of `parent` (computed once per parent).
-        private func childCounts(of parent: Element) -> FeatureTable<Int32> {
+        private func childCounts(of parent: Element) -> PrehashedTable<Int32> {
             if let cached = childFeatureCounts[parent.node] { return cached }
-            var counts = FeatureTable<Int32>()
+            var counts = PrehashedTable<Int32>()
             var hashes: [UInt64] = []
             var child = parent.firstElementChild
             while let current = child {

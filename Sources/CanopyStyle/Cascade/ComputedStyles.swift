@@ -318,12 +318,12 @@ public final class ComputedStyles {
         hasher.combine(element.localNameKey)
         if let styleText { hasher.combine(styleText) }
         hasher.combine(signatureScratch)
-        let key = StyleNodeTable.Key(parent: parent, hash: hasher.finalize())
+        let key = StyleNodeTable.key(parent: parent, hash: hasher.finalize())
         let namespace = element.namespace
         var candidate = table.byKey[key] ?? -1
         while candidate >= 0 {
             let node = Int(candidate)
-            if table.signature(of: node).elementsEqual(signatureScratch), table.localNames[node] == localName,
+            if table.parents[node] == parent, table.signature(of: node).elementsEqual(signatureScratch), table.localNames[node] == localName,
                table.namespaces[node] == namespace, table.styleTexts[node] == styleText {
                 return candidate
             }
@@ -336,8 +336,9 @@ public final class ComputedStyles {
         let start = Int32(table.signatures.count)
         table.signatures.append(contentsOf: signatureScratch)
         table.signatureRuns.append(start..<Int32(table.signatures.count))
+        table.parents.append(parent)
         table.nextWithSameKey.append(table.byKey[key] ?? -1)
-        table.byKey[key] = node
+        table.byKey.set(key, to: node)
         return node
     }
 

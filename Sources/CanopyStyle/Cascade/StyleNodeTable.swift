@@ -23,11 +23,15 @@ final class StyleNodeTable {
     var localNames: [String] = []
     var namespaces: [Namespace] = []
     var styleTexts: [String?] = []
-    var byKey: [Key: Int32] = [:]
+    /// By node: its parent's node (-1: none), checked on a hash hit.
+    var parents: [Int32] = []
+    /// The last node of each key (parent and signature hashed together), the others chained
+    /// behind it through `nextWithSameKey`.
+    var byKey = PrehashedTable<Int32>()
 
-    struct Key: Hashable {
-        let parent: Int32
-        let hash: Int
+    /// A node's key: the hash of what it shares with its kind, folded with its parent's node.
+    static func key(parent: Int32, hash: Int) -> UInt64 {
+        UInt64(bitPattern: Int64(hash)) ^ (UInt64(UInt32(bitPattern: parent)) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     var count: Int { localNames.count }

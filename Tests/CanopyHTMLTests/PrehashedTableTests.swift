@@ -3,10 +3,10 @@ import Testing
 
 /// The target selectors' feature table against a Dictionary, with keys chosen to land on the
 /// same slots (equal once their halves are folded together) and enough of them to grow it often.
-struct FeatureTableTests {
+struct PrehashedTableTests {
     @Test func agreesWithADictionary() {
         var generator = SystemRandomNumberGenerator()
-        var table = FeatureTable<[Int32]>()
+        var table = PrehashedTable<[Int32]>()
         var reference: [UInt64: [Int32]] = [:]
         var keys: [UInt64] = [0, 1, 1 << 32, (1 << 32) | 1, UInt64.max]
         for _ in 0..<300 { keys.append(UInt64.random(in: 0...UInt64.max, using: &generator)) }

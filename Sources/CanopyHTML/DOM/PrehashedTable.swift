@@ -1,13 +1,14 @@
-/// A table keyed by the 64-bit FNV-1a hashes of selector features, looked up by the hash's own
+/// A table keyed by 64-bit values that are hashes already or nearly (the FNV-1a hashes of
+/// selector features, element name keys, style node signatures), looked up by the key's own
 /// bits. A `Dictionary` hashes each key again with SipHash, about 90 instructions a lookup, and
 /// target selectors look features up half a million times per 300 javadoc pages. Open
 /// addressing over a power-of-two array of slots, at most half full.
-struct FeatureTable<Value> {
+public struct PrehashedTable<Value> {
     private var keys: [UInt64] = []
     private var values: [Value?] = []
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    init() {}
+    public init() {}
 
     /// The first slot to try: FNV-1a's low bits mixed with its high ones.
     @inline(__always)
@@ -15,7 +16,7 @@ struct FeatureTable<Value> {
         Int(truncatingIfNeeded: key ^ (key >> 32)) & mask
     }
 
-    subscript(key: UInt64) -> Value? {
+    public subscript(key: UInt64) -> Value? {
         guard !keys.isEmpty else { return nil }
         let mask = keys.count - 1
         var slot = Self.home(of: key, mask: mask)
@@ -27,7 +28,7 @@ struct FeatureTable<Value> {
     }
 
     /// Changes the value of `key` in place, starting from `initial` when there is none.
-    mutating func update(_ key: UInt64, default initial: @autoclosure () -> Value, _ change: (inout Value) -> Void) {
+    public mutating func update(_ key: UInt64, default initial: @autoclosure () -> Value, _ change: (inout Value) -> Void) {
         if (count + 1) * 2 > keys.count { grow() }
         let mask = keys.count - 1
         var slot = Self.home(of: key, mask: mask)
@@ -42,7 +43,7 @@ struct FeatureTable<Value> {
         count += 1
     }
 
-    mutating func set(_ key: UInt64, to value: Value) {
+    public mutating func set(_ key: UInt64, to value: Value) {
         update(key, default: value) { $0 = value }
     }
 
@@ -58,3 +59,5 @@ struct FeatureTable<Value> {
         }
     }
 }
+
+extension PrehashedTable: Sendable where Value: Sendable {}
