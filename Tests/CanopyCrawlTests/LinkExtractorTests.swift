@@ -73,6 +73,22 @@ struct LinkExtractorTests {
         #expect(page.links.map(\.url.string) == ["https://site.test/docs/x.html"])
     }
 
+    @Test("a text written again is taken as it was the first time: rejected ones counted each time, the page itself never a link, a link kept where it first appeared")
+    func repeatedTexts() throws {
+        let page = try links("""
+            <a href="mailto:a@b.test">1</a><a href="#top">2</a><a href="x.html" rel="nofollow">3</a>
+            <area href="x.html" alt="x">
+            <a href="mailto:a@b.test">4</a><a href="#top">5</a><a href="./x.html">6</a><a href="y.html" rel="nofollow">7</a>
+            <a href="y.html" rel="nofollow">8</a><a href="mailto:a@b.test">9</a>
+            """)
+        #expect(page.links.map(\.url.path) == ["/docs/x.html", "/docs/y.html"])
+        #expect(page.links.map(\.source) == [.anchor, .anchor])
+        #expect(page.links.map(\.line) == [1, 3])
+        // x.html is also written without nofollow (the area, then another spelling); y.html never is.
+        #expect(page.links.map(\.isNoFollow) == [false, true])
+        #expect(page.rejected == [.unsupportedScheme("mailto"): 3])
+    }
+
     @Test("rel=nofollow and meta robots are reported; the caller decides whether to honour them")
     func noFollow() throws {
         let page = try links("""

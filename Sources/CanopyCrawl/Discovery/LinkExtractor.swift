@@ -116,39 +116,41 @@ public struct LinkExtractor: Sendable {
         // A base that does not parse as http(s) is ignored, as browsers fall back to the document URL.
         let baseURL = baseHref.flatMap { try? normalizer.resolve($0, against: pageURL) } ?? pageURL
         var links: [PageLinks.Link] = []
-        // Not reserved for every reference: pages repeat their hrefs (javadoc's page of the uses
-        // of String has tens of thousands of links to a few thousand pages), and tables sized for
-        // all of them were 15 MB of that page's peak.
-        var indexByURL: [CrawlURL: Int] = [:]
+        // Tables sized for a page's every reference were 15 MB of the peak of javadoc's page of
+        // the uses of String (tens of thousands of links to a few thousand pages); grown from
+        // empty, they were resized a dozen times on every page. Sized for a typical page.
+        let expected = min(references.count, 512)
+        var indexByURL: [CrawlURL: Int] = Dictionary(minimumCapacity: expected)
         var rejected: [URLRejection: Int] = [:]
         // Pages repeat the same hrefs (navigation, "back to top", type names): each text is
-        // resolved once, as the base is the same for all of them.
-        var resolved: [String: Result<CrawlURL, URLRejection>] = [:]
+        // resolved and looked up once, as the base is the same for all of them; a repeat is one
+        // lookup by its text.
+        var outcomes: [String: ReferenceOutcome] = Dictionary(minimumCapacity: expected)
         for reference in references {
-            let resolution: Result<CrawlURL, URLRejection>
-            if let known = resolved[reference.text] {
-                resolution = known
+            let outcome: ReferenceOutcome
+            if let known = outcomes[reference.text] {
+                outcome = known
             } else {
                 do throws(URLRejection) {
-                    resolution = .success(try normalizer.resolve(reference.text, against: baseURL))
+                    let url = try normalizer.resolve(reference.text, against: baseURL)
+                    if url == pageURL {
+                        outcome = .samePage
+                    } else if let index = indexByURL[url] {
+                        outcome = .link(index)
+                    } else {
+                        indexByURL[url] = links.count
+                        outcome = .link(links.count)
+                        links.append(PageLinks.Link(url: url, source: reference.source, line: reference.line, isNoFollow: reference.noFollow))
+                    }
                 } catch {
-                    resolution = .failure(error)
+                    outcome = .rejected(error)
                 }
-                resolved[reference.text] = resolution
+                outcomes[reference.text] = outcome
             }
-            let url: CrawlURL
-            switch resolution {
-            case .success(let found): url = found
-            case .failure(let error):
-                rejected[error, default: 0] += 1
-                continue
-            }
-            guard url != pageURL else { continue }
-            if let index = indexByURL[url] {
-                links[index].isNoFollow = links[index].isNoFollow && reference.noFollow
-            } else {
-                indexByURL[url] = links.count
-                links.append(PageLinks.Link(url: url, source: reference.source, line: reference.line, isNoFollow: reference.noFollow))
+            switch outcome {
+            case .link(let index): links[index].isNoFollow = links[index].isNoFollow && reference.noFollow
+            case .samePage: continue
+            case .rejected(let error): rejected[error, default: 0] += 1
             }
         }
         let canonical = canonicalHref.flatMap { try? normalizer.resolve($0, against: baseURL) }
@@ -156,6 +158,15 @@ public struct LinkExtractor: Sendable {
             pageURL: pageURL, baseURL: baseURL, links: links, canonical: canonical,
             metaRobotsNoFollow: noFollow, metaRobotsNoIndex: noIndex, rejected: rejected
         )
+    }
+
+    /// What a reference's text came to on its page.
+    private enum ReferenceOutcome {
+        /// The link at this index of the page's links (the first reference to its URL made it).
+        case link(Int)
+        /// The page itself, which is no link.
+        case samePage
+        case rejected(URLRejection)
     }
 
     /// Lowercased tokens separated by ASCII whitespace (and `separators`).
