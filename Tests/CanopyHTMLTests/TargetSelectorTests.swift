@@ -42,6 +42,32 @@ struct TargetSelectorTests {
 
     // MARK: Preferences
 
+    @Test("among pieces of equal length the first kind wins, tag, then class, then attribute; a shorter one wins whatever its kind")
+    func lengthsDecideBetweenKinds() throws {
+        let row = """
+            <em class="x">1</em><i>2</i><input class="abcdefghi" name="a"><input>\
+            <b class="abcdefghij" name="c">3</b><b></b><span class="ab">4</span>
+            """
+        let html = """
+            <div id="one">\(row)</div><div id="two">\(row)</div>
+            <p id="three"><abbr class="éé">4</abbr><s class="b-c">6</s><u></u></p>
+            <p id="four"><abbr class="éé">4</abbr><s class="b-c">6</s><u></u></p>
+            """
+        let document = HTMLParser().parse(html: html)
+        // `em` and `.x`, two characters each.
+        #expect(try selector(document, "#one > em") == "#one > em")
+        // `.abcdefghi` and `[name="a"]`, ten each.
+        #expect(try selector(document, "#one > input.abcdefghi") == "#one > .abcdefghi")
+        // `[name="c"]` is one shorter than `.abcdefghij`, and `.ab` than `span`.
+        #expect(try selector(document, "#one > b.abcdefghij") == #"#one > [name="c"]"#)
+        #expect(try selector(document, "#one > span") == "#one > .ab")
+        // Measured in characters where a name is not plain ASCII: `.éé` is three (five bytes), `abbr` four.
+        #expect(try selector(document, "#three > abbr") == "#three > .éé")
+        // `s` is shorter than `.b-c`.
+        #expect(try selector(document, "#three > s") == "#three > s")
+        try expectEveryElementTargetedExactly(document, label: "lengths")
+    }
+
     @Test func documentRootsUseTheirTagNames() throws {
         let document = selectorTestDocument("<html class=\"x\"><head id=\"h\"></head><body class=\"home\"><p>x</p></body></html>")
         #expect(try selector(document, "html") == "html")

@@ -48,13 +48,7 @@ enum CSSSyntax {
 
     /// Escapes `text` so that it reads back as exactly one CSS identifier with that value.
     static func escapeIdentifier(_ text: String) -> String {
-        // Fast path for the common case (tags, most class names): ASCII letters, digits, `-` and
-        // `_`, not starting with a digit or `-`.
-        let isPlain = { (byte: UInt8) in
-            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-                || byte == 0x2D || byte == 0x5F
-        }
-        if let first = text.utf8.first, first > 0x39, text.utf8.allSatisfy(isPlain) { return text }
+        if isPlainIdentifier(text) { return text }
         let scalars = Array(text.unicodeScalars)
         var result = ""
         for (index, scalar) in scalars.enumerated() {
@@ -77,6 +71,23 @@ enum CSSSyntax {
             }
         }
         return result
+    }
+
+    /// The common case (tags, most class names), which `escapeIdentifier` leaves as it is: ASCII
+    /// letters, digits, `-` and `_`, not starting with a digit or `-`.
+    static func isPlainIdentifier(_ text: String) -> Bool {
+        let isPlain = { (byte: UInt8) in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == 0x2D || byte == 0x5F
+        }
+        guard let first = text.utf8.first, first > 0x39 else { return false }
+        return text.utf8.allSatisfy(isPlain)
+    }
+
+    /// ASCII that `quoteString` puts between its quotes as it is (no control character, quote
+    /// or backslash).
+    static func isPlainStringContent(_ text: String) -> Bool {
+        !text.utf8.contains { $0 < 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x5C }
     }
 
     /// Quotes `text` as a CSS string (double quotes) that reads back as exactly `text`.

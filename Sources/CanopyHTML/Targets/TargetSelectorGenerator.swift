@@ -210,6 +210,23 @@ public struct TargetSelectorGenerator: Sendable {
                 }
             }
 
+            /// The length of `text` in characters when every part of it is plain ASCII, written as
+            /// is (an identifier that needs no escape, a value that needs no escape inside its
+            /// quotes): then each byte is one character. Nil otherwise.
+            var plainLength: Int? {
+                switch kind {
+                case .className(let name):
+                    return CSSSyntax.isPlainIdentifier(name) ? 1 + name.utf8.count : nil
+                case .tag(let name):
+                    return CSSSyntax.isPlainIdentifier(name) ? name.utf8.count : nil
+                case .attribute(let name, let value):
+                    guard CSSSyntax.isPlainIdentifier(name), CSSSyntax.isPlainStringContent(value) else { return nil }
+                    return name.utf8.count + value.utf8.count + 5  // [name="value"]
+                case .id, .nthChild, .root:
+                    return nil
+                }
+            }
+
             /// The parsed form, built only for the pieces that get checked with the matcher.
             var compound: CompoundSelector {
                 switch kind {
@@ -327,33 +344,40 @@ public struct TargetSelectorGenerator: Sendable {
             return found.count > 1 ? found.sorted { $0.rank < $1.rank }.map(\.piece) : found.map(\.piece)
         }
 
-        /// Hashes of the features an element has, for counting (each element counts once per
-        /// feature), read from the page's bytes.
+        /// Hashes of the features an element has that sibling pieces are made of (tag, classes,
+        /// ranked attributes; never an id), for counting (each element counts once per feature),
+        /// read from the page's bytes. Attribute names are told by their name keys and remembered
+        /// as bits, and ranked values are hashed into a table by rank: strings compared and arrays
+        /// made for every sibling counted were most of counting a parent's children.
         private static func ownFeatureHashes(of element: Element, into hashes: inout [UInt64]) {
             hashes.removeAll(keepingCapacity: true)
             let storage = element.document.storage
             let isHTML = element.isHTML
             hashes.append(FeatureHash(isHTML ? .htmlTag : .foreignTag).adding(element.localName.utf8).value)
-            var ranked: [(rank: Int, hash: UInt64)] = []
-            var seenNames: [String] = []
-            for index in storage.attributeRange(node: element.node) {
-                let name = storage.attributeNames[index]
-                let value = storage.attributeBytes(at: index)
-                if name == "id" {
-                    if !value.isEmpty, !seenNames.contains("id") { hashes.append(FeatureHash(.id).adding(value).value) }
-                    seenNames.append(name)
-                } else if name == "class" {
-                    if !seenNames.contains("class") { appendClassHashes(of: value, to: &hashes) }
-                    seenNames.append(name)
-                } else if let rank = rank(ofAttributeAt: index, in: storage), !seenNames.contains(name) {
-                    // The first attribute of a name decides, as `attribute(_:)` reads it.
-                    seenNames.append(name)
-                    if isUsableAttributeValue(value) {
-                        ranked.append((rank, FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value))
+            let attributes = storage.attributeRange(node: element.node)
+            guard !attributes.isEmpty else { return }
+            // The first attribute of a name decides, as `attribute(_:)` reads it: names met so far
+            // are bits, a rank's own and one more for class.
+            let classBit: UInt64 = 1 << 63
+            var seen: UInt64 = 0, usable: UInt64 = 0
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: rankedNames.count) { hashByRank in
+                for index in attributes {
+                    if NameKey.same(storage.attributeNameKeys[index], storage.attributeNames[index], as: AttributeName.class.key, AttributeName.class.name) {
+                        if seen & classBit == 0 { appendClassHashes(of: storage.attributeBytes(at: index), to: &hashes) }
+                        seen |= classBit
+                    } else if let rank = rank(ofAttributeAt: index, in: storage), seen & (1 << UInt64(rank)) == 0 {
+                        // A value too long to use still decides: later attributes of its name are not read.
+                        seen |= 1 << UInt64(rank)
+                        let value = storage.attributeBytes(at: index)
+                        guard isUsableAttributeValue(value) else { continue }
+                        hashByRank[rank] = FeatureHash.attribute(name: storage.attributeNames[index], value: value, onHTMLElement: isHTML).value
+                        usable |= 1 << UInt64(rank)
                     }
                 }
+                for rank in 0..<rankedNames.count where usable & (1 << UInt64(rank)) != 0 {
+                    hashes.append(hashByRank[rank])
+                }
             }
-            for attribute in ranked.sorted(by: { $0.rank < $1.rank }) { hashes.append(attribute.hash) }
         }
 
         /// The hashes of the distinct class names in a `class` value, split on ASCII whitespace.
@@ -515,21 +539,30 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         /// The shortest of `pieces` by the length of its text, the first of equally short ones,
-        /// with its text kept: each text is made once, not at every comparison.
+        /// with its text kept. Pieces of plain ASCII are measured without making their text, and
+        /// only the winner's is made: escaping and joining every candidate's text was most of
+        /// choosing among them (callgrind).
         private static func shortest(_ pieces: [Piece]) -> Piece? {
             var best: Piece?
             var bestLength = Int.max
             for var piece in pieces {
-                let text = piece.text
-                // Characters, counted by bytes where each is one: grapheme breaking was a sixth of
-                // choosing a piece.
-                let length = text.isOneCharacterPerByte ? text.utf8.count : text.count
+                let length: Int
+                if let plain = piece.plainLength {
+                    length = plain
+                } else {
+                    let text = piece.text
+                    // Characters, counted by bytes where each is one: grapheme breaking was a sixth of
+                    // choosing a piece.
+                    length = text.isOneCharacterPerByte ? text.utf8.count : text.count
+                    piece.keptText = text
+                }
                 guard length < bestLength else { continue }
-                piece.keptText = text
                 best = piece
                 bestLength = length
             }
-            return best
+            guard var winner = best else { return nil }
+            if winner.keptText == nil { winner.keptText = winner.text }
+            return winner
         }
 
         private func findDocumentUniquePiece(for element: Element) -> Piece? {
