@@ -200,6 +200,23 @@ struct ReportTests {
         #expect(CSV.row(["a", "b,c", ""]) == "a,\"b,c\",\r\n")
     }
 
+    @Test("a cell is quoted exactly when it holds a comma, a quote or a line break, wherever in a long cell it stands")
+    func csvQuotingAnywhere() {
+        let special: [UInt8] = [0x2C, 0x22, 0x0A, 0x0D]
+        // Bytes next to the special ones, and bytes whose high bit is set, which an eight-byte test could confuse.
+        let others: [UInt8] = [0x2B, 0x2D, 0x21, 0x23, 0x09, 0x0B, 0x0C, 0x0E, 0x00, 0x7F, 0x80, 0xAC, 0xA2, 0x8A, 0x8D, 0xFF]
+        for length in 0..<40 {
+            for position in 0..<max(length, 1) {
+                for byte in special + others {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    if length > 0 { bytes[position] = byte }
+                    let expected = length > 0 && special.contains(byte)
+                    #expect(bytes.withUnsafeBufferPointer(CSV.needsQuotes) == expected, "\(byte) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test("open-issues.csv has one row per open issue, each reading back to its fields")
     func openIssuesCSV() throws {
         let folder = try ReportTestFolder("report-csv")

@@ -405,12 +405,8 @@ public enum JSONText {
     /// for the lowest one flagged, while bytes above it may be flagged by a borrow.
     @inline(__always)
     static func escapeMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & highBits
+        let control = (word &- ByteMasks.ones &* 0x20) & ~word & ByteMasks.highBits
+        return control | ByteMasks.equal(word, 0x22) | ByteMasks.equal(word, 0x5C)
     }
 
     public static func string(_ text: String) -> String {
