@@ -46,6 +46,31 @@ struct SQLiteDatabaseTests {
         #expect(try database.query(literal, [6]) { $0.int(0) }.isEmpty)
     }
 
+    /// Composed texts are also found by where their bytes lie, which a text made later may reuse:
+    /// each text, made anew or kept, must still get its own statement, more texts than the recent
+    /// ones remembered included.
+    @Test func composedTextsGetTheirOwnStatementWhereverTheirBytesLie() throws {
+        let folder = try TemporaryFolder()
+        let database = try SQLiteDatabase(path: folder.path("composed.sqlite"))
+        try database.execute("CREATE TABLE t (a INTEGER, b INTEGER)")
+        for a in 0..<12 { try database.run("INSERT INTO t VALUES (?, ?)", [.integer(Int64(a)), .integer(Int64(a * 10))]) }
+        let columns: [SQL] = ["a", "b", "a + b", "a * 2", "b - a", "a - 1", "b + 1", "a + 100", "b * 3", "a * a", "-a", "b / 10"]
+        let kept = columns.map { column -> SQL in "SELECT \(column) FROM t WHERE a = ?" }
+        func expected(_ index: Int, _ a: Int) -> Int {
+            let b = a * 10
+            return [a, b, a + b, a * 2, b - a, a - 1, b + 1, a + 100, b * 3, a * a, -a, b / 10][index]
+        }
+        for round in 0..<3 {
+            for (index, column) in columns.enumerated() {
+                let a = (index + round) % 12
+                // Made anew each time: its bytes may lie where another text's lay.
+                let fresh: SQL = "SELECT \(column) FROM t WHERE a = ?"
+                #expect(try database.query(fresh, [.integer(Int64(a))]) { $0.int(0) } == [expected(index, a)], "\(fresh.text)")
+                #expect(try database.query(kept[index], [.integer(Int64(a))]) { $0.int(0) } == [expected(index, a)], "\(kept[index].text)")
+            }
+        }
+    }
+
     @Test func wrongParameterCountIsAnError() throws {
         let folder = try TemporaryFolder()
         let database = try SQLiteDatabase(path: folder.path("count.sqlite"))

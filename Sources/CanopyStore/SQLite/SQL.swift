@@ -25,6 +25,13 @@ public struct SQL: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleBy
         return Int(bitPattern: literal.utf8Start)
     }
 
+    /// Where a composed text's bytes lie, while it lives: with the text compared on a match, it
+    /// lets the statement cache find a statement kept in a `static let` without hashing its text.
+    var composedAddress: Int? {
+        guard case .composed(let text) = source else { return nil }
+        return text.utf8.withContiguousStorageIfAvailable { Int(bitPattern: $0.baseAddress) }
+    }
+
     public init(stringLiteral value: StaticString) {
         source = .literal(value)
     }

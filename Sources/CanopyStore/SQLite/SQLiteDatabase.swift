@@ -53,6 +53,11 @@ public final class SQLiteDatabase {
     private var statements: [String: SQLiteStatement] = [:]
     /// The same statements, by the address of the literal that wrote them (`SQL.literalAddress`).
     private var statementsByLiteral: [Int: SQLiteStatement] = [:]
+    /// The statements of the last composed texts prepared, by where their bytes lie (checked
+    /// against the text on a match, as another text may come to lie there): statements composed
+    /// once into a `static let` (a column list spliced in) are run for every finding, and hashing
+    /// their text each time was a fifth of preparing them.
+    private var recentComposed: [(address: Int, statement: SQLiteStatement)] = []
     public let path: String
 
     /// Opens (and creates, unless `readOnly`) the database at `path`.
@@ -107,8 +112,11 @@ public final class SQLiteDatabase {
     func prepare(_ query: SQL, _ parameters: [SQLiteValue] = []) throws -> SQLiteStatement {
         let statement: SQLiteStatement
         let address = query.literalAddress
+        let composedAddress = address == nil ? query.composedAddress : nil
         if let address, let cached = statementsByLiteral[address] {
             statement = cached
+        } else if let composedAddress, let recent = recentComposed.first(where: { $0.address == composedAddress && $0.statement.sql == query.text }) {
+            statement = recent.statement
         } else {
             // Two literals with the same text share one statement, as do composed texts.
             let sql = query.text
@@ -122,6 +130,10 @@ public final class SQLiteDatabase {
                 statements[sql] = statement
             }
             if let address { statementsByLiteral[address] = statement }
+            if let composedAddress {
+                if recentComposed.count == 8 { recentComposed.removeLast() }
+                recentComposed.insert((composedAddress, statement), at: 0)
+            }
         }
         try statement.reset()
         try statement.bind(parameters)
