@@ -37,10 +37,10 @@ public struct TargetSelectorGenerator: Sendable {
     /// Not thread-safe: use one session per thread, or `selectors(for:)`.
     public final class Session {
         public let document: Document
-        /// Element nodes that each feature matches, over the whole document, filled a kind at a
-        /// time when first asked: tags from the document's name index, classes and each attribute
-        /// from the elements that carry it (ids are the document's own index). Listing every feature of every element
-        /// up front was half the cost of a page's selectors.
+        /// Element nodes that each class and attribute feature matches, over the whole document,
+        /// filled a kind at a time when first asked, from the elements that carry it (ids are the
+        /// document's own index, tags `tagMatches`). Listing every feature of every element up
+        /// front was half the cost of a page's selectors.
         private var documentMatches = PrehashedTable<MatchList>()
         /// The nodes of every feature's matches, each list chained through `nextMatch` (-1: the
         /// last): an array of nodes per feature, appended to inside the table, was reallocated
@@ -54,7 +54,10 @@ public struct TargetSelectorGenerator: Sendable {
             var first: Int32
             var last: Int32
         }
-        private var indexedTags: Set<UInt64> = []
+        /// Element nodes of each tag feature asked, in document order, from the document's list
+        /// of the name in one go: tags are counted far more often than listed, and adding each
+        /// element to a chain of matches was most of counting them.
+        private var tagMatches = PrehashedTable<[Int32]>()
         private var indexedClasses = false
         private var indexedAttributes: Set<String> = []
         /// Per parent node: how many children each feature matches.
@@ -450,14 +453,22 @@ public struct TargetSelectorGenerator: Sendable {
 
         /// How many element nodes of the document have `key`.
         private func documentMatchCount(of key: FeatureKey) -> Int {
-            if case .id(let id) = key.source { return document.idIndex[id]?.count ?? 0 }
+            switch key.source {
+            case .id(let id): return document.idIndex[id]?.count ?? 0
+            case .htmlTag, .foreignTag: return tagNodes(key).count
+            case .className, .attribute: break
+            }
             index(for: key)
             return Int(documentMatches[key.hash]?.count ?? 0)
         }
 
         /// The element nodes of the document that have `key`, in document order.
         private func matches(of key: FeatureKey) -> [Int32] {
-            if case .id(let id) = key.source { return document.idIndex[id] ?? [] }
+            switch key.source {
+            case .id(let id): return document.idIndex[id] ?? []
+            case .htmlTag, .foreignTag: return tagNodes(key)
+            case .className, .attribute: break
+            }
             index(for: key)
             guard let list = documentMatches[key.hash] else { return [] }
             var nodes: [Int32] = []
@@ -475,16 +486,7 @@ public struct TargetSelectorGenerator: Sendable {
         private func index(for key: FeatureKey) {
             let storage = document.storage
             switch key.source {
-            case .htmlTag(let name), .foreignTag(let name):
-                if indexedTags.insert(key.hash).inserted {
-                    var isHTML = false
-                    if case .htmlTag = key.source { isHTML = true }
-                    for position in document.elementPositions(named: name) {
-                        let node = document.elementNodes[Int(position)]
-                        if (storage.nodes[Int(node)].namespace == .html) == isHTML { addMatch(key.hash, node: node) }
-                    }
-                }
-            case .id:
+            case .htmlTag, .foreignTag, .id:
                 break
             case .className:
                 if !indexedClasses {
@@ -514,6 +516,25 @@ public struct TargetSelectorGenerator: Sendable {
                     }
                 }
             }
+        }
+
+        /// The element nodes of tag feature `key` (an HTML tag matches HTML elements of its
+        /// lowercase name, a foreign tag other elements of its exact name).
+        private func tagNodes(_ key: FeatureKey) -> [Int32] {
+            if let known = tagMatches[key.hash] { return known }
+            var isHTML = false, name = ""
+            switch key.source {
+            case .htmlTag(let tag): (isHTML, name) = (true, tag)
+            case .foreignTag(let tag): name = tag
+            default: preconditionFailure("not a tag feature")
+            }
+            let storage = document.storage
+            let nodes = document.elementPositions(named: name).compactMap { position -> Int32? in
+                let node = document.elementNodes[Int(position)]
+                return (storage.nodes[Int(node)].namespace == .html) == isHTML ? node : nil
+            }
+            tagMatches.set(key.hash, to: nodes)
+            return nodes
         }
 
         /// Adds `node` to the end of the matches of feature `hash`.
