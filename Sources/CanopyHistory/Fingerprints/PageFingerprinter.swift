@@ -57,7 +57,9 @@ public final class PageFingerprinter {
     private struct TagWalk {
         let elements: [Element]
         var next = 0
-        var occurrences: [UInt64: UInt64] = [:]
+        /// By base (a `StableHasher` value, so looked up by its own bits): SipHashing it again
+        /// for every element walked was a tenth of the signatures.
+        var occurrences = PrehashedTable<UInt64>()
     }
 
     private func tables(of root: ComponentRoot?) -> ScopeTables {
@@ -110,8 +112,11 @@ public final class PageFingerprinter {
             let other = walk.elements[walk.next]
             walk.next += 1
             let base = self.base(of: other, within: root?.element, tables)
-            let occurrence = walk.occurrences[base, default: 0]
-            walk.occurrences[base] = occurrence + 1
+            var occurrence: UInt64 = 0
+            walk.occurrences.update(base, default: 0) { count in
+                occurrence = count
+                count += 1
+            }
             var hasher = StableHasher()
             hasher.combine(base)
             hasher.combine(occurrence)
