@@ -10,7 +10,7 @@ public struct PrehashedTable<Value> {
 
     public init() {}
 
-    /// The first slot to try: FNV-1a's low bits mixed with its high ones.
+    /// The first slot to try: the key's low bits mixed with its high ones.
     @inline(__always)
     private static func home(of key: UInt64, mask: Int) -> Int {
         Int(truncatingIfNeeded: key ^ (key >> 32)) & mask
