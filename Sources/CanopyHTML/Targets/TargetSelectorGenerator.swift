@@ -329,55 +329,54 @@ public struct TargetSelectorGenerator: Sendable {
             for element: Element, where include: (Int) -> Bool = { _ in true }, _ isWanted: (_ html: FeatureKey, _ foreign: FeatureKey) -> Bool
         ) -> [Piece] {
             var found: [(piece: Piece, rank: Int)] = []
-            var seenRanks: UInt64 = 0
-            let storage = element.document.storage
-            for index in storage.attributeRange(node: element.node) {
-                // Names first: only the values of ranked attributes are worth reading.
-                guard let rank = Self.rank(ofAttributeAt: index, in: storage), seenRanks & (1 << UInt64(rank)) == 0 else { continue }
-                seenRanks |= 1 << UInt64(rank)
-                let bytes = storage.attributeBytes(at: index)
-                guard include(rank), Self.isUsableAttributeValue(bytes) else { continue }
-                let name = storage.attributeNames[index]
+            Self.forEachRankedAttribute(of: element) { rank, name, bytes in
+                guard include(rank) else { return }
                 let isCaseInsensitive = FeatureHash.isCaseInsensitive(name)
                 let html = FeatureKey.attribute(name: name, value: bytes, onHTMLElement: true, isCaseInsensitive: isCaseInsensitive)
                 let foreign = FeatureKey.attribute(name: name, value: bytes, onHTMLElement: false, isCaseInsensitive: isCaseInsensitive)
-                guard isWanted(html, foreign) else { continue }
+                guard isWanted(html, foreign) else { return }
                 found.append((Piece(kind: .attribute(name: name, value: String(decoding: bytes, as: UTF8.self)), keys: [html, foreign]), rank))
             }
             return found.count > 1 ? found.sorted { $0.rank < $1.rank }.map(\.piece) : found.map(\.piece)
         }
 
+        /// Calls `body` with the rank, name and value of each of the element's ranked attributes
+        /// whose value is usable, in the element's order. The first attribute of a name decides,
+        /// as `attribute(_:)` reads it: one whose value is unusable hides later ones of its name.
+        /// Names first: only the values of ranked attributes are worth reading.
+        private static func forEachRankedAttribute(of element: Element, _ body: (_ rank: Int, _ name: String, _ value: ArraySlice<UInt8>) -> Void) {
+            var seenRanks: UInt64 = 0
+            let storage = element.document.storage
+            for index in storage.attributeRange(node: element.node) {
+                guard let rank = rank(ofAttributeAt: index, in: storage), seenRanks & (1 << UInt64(rank)) == 0 else { continue }
+                seenRanks |= 1 << UInt64(rank)
+                let value = storage.attributeBytes(at: index)
+                guard isUsableAttributeValue(value) else { continue }
+                body(rank, storage.attributeNames[index], value)
+            }
+        }
+
         /// Hashes of the features an element has that sibling pieces are made of (tag, classes,
         /// ranked attributes; never an id), for counting (each element counts once per feature),
-        /// read from the page's bytes. Attribute names are told by their name keys and remembered
-        /// as bits, and ranked values are hashed into a table by rank: strings compared and arrays
-        /// made for every sibling counted were most of counting a parent's children.
+        /// read from the page's bytes. Ranked values are hashed into a table by rank: strings
+        /// compared and arrays made for every sibling counted were most of counting a parent's
+        /// children.
         private static func ownFeatureHashes(of element: Element, into hashes: inout [UInt64]) {
             hashes.removeAll(keepingCapacity: true)
             let storage = element.document.storage
             let isHTML = element.isHTML
             hashes.append(FeatureHash(isHTML ? .htmlTag : .foreignTag).adding(element.localName.utf8).value)
-            let attributes = storage.attributeRange(node: element.node)
-            guard !attributes.isEmpty else { return }
-            // The first attribute of a name decides, as `attribute(_:)` reads it: names met so far
-            // are bits, a rank's own and one more for class.
-            let classBit: UInt64 = 1 << 63
-            var seen: UInt64 = 0, usable: UInt64 = 0
+            guard !storage.attributeRange(node: element.node).isEmpty else { return }
+            if let index = storage.attributeIndex(node: element.node, name: .class) {
+                appendClassHashes(of: storage.attributeBytes(at: index), to: &hashes)
+            }
             withUnsafeTemporaryAllocation(of: UInt64.self, capacity: rankedNames.count) { hashByRank in
-                for index in attributes {
-                    if NameKey.same(storage.attributeNameKeys[index], storage.attributeNames[index], as: AttributeName.class.key, AttributeName.class.name) {
-                        if seen & classBit == 0 { appendClassHashes(of: storage.attributeBytes(at: index), to: &hashes) }
-                        seen |= classBit
-                    } else if let rank = rank(ofAttributeAt: index, in: storage), seen & (1 << UInt64(rank)) == 0 {
-                        // A value too long to use still decides: later attributes of its name are not read.
-                        seen |= 1 << UInt64(rank)
-                        let value = storage.attributeBytes(at: index)
-                        guard isUsableAttributeValue(value) else { continue }
-                        hashByRank[rank] = FeatureHash.attribute(name: storage.attributeNames[index], value: value, onHTMLElement: isHTML).value
-                        usable |= 1 << UInt64(rank)
-                    }
+                var found: UInt64 = 0
+                forEachRankedAttribute(of: element) { rank, name, value in
+                    hashByRank[rank] = FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value
+                    found |= 1 << UInt64(rank)
                 }
-                for rank in 0..<rankedNames.count where usable & (1 << UInt64(rank)) != 0 {
+                for rank in 0..<rankedNames.count where found & (1 << UInt64(rank)) != 0 {
                     hashes.append(hashByRank[rank])
                 }
             }
