@@ -39,7 +39,7 @@ final class ContrastFacts {
 
         /// `compute`'s answer for `node` in `table`, computed once per node: 0 not known yet, 1 no, 2 yes.
         static func flag(_ table: inout [UInt8], _ node: Int, _ compute: () -> Bool) -> Bool {
-            if node >= table.count { table.append(contentsOf: repeatElement(0, count: node + 1 - table.count)) }
+            table.grow(toHold: node, with: 0)
             if table[node] != 0 { return table[node] == 2 }
             let answer = compute()
             table[node] = answer ? 2 : 1
@@ -99,9 +99,7 @@ final class ContrastFacts {
         let node = styles.styleNodeNumber(of: box)
         if node < nodeFacts.ownBackgrounds.count, let known = nodeFacts.ownBackgrounds[node] { return known }
         let computed = ColorContrast.ownBackground(of: box, styles)
-        if node >= nodeFacts.ownBackgrounds.count {
-            nodeFacts.ownBackgrounds.append(contentsOf: repeatElement(nil, count: node + 1 - nodeFacts.ownBackgrounds.count))
-        }
+        nodeFacts.ownBackgrounds.grow(toHold: node, with: nil)
         nodeFacts.ownBackgrounds[node] = computed
         return computed
     }
@@ -251,9 +249,7 @@ final class ContrastFacts {
         let painting = styles.index.pseudoElementsWithBackgrounds
         guard !painting.isEmpty else { return nil }
         let node = styles.styleNodeNumber(of: box)
-        if node >= nodeFacts.ownPseudoElements.count {
-            nodeFacts.ownPseudoElements.append(contentsOf: repeatElement(0, count: node + 1 - nodeFacts.ownPseudoElements.count))
-        }
+        nodeFacts.ownPseudoElements.grow(toHold: node, with: 0)
         switch nodeFacts.ownPseudoElements[node] {
         case 1: return nil
         case 2: return "before"

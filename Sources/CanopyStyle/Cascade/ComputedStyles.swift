@@ -461,8 +461,10 @@ enum VariableSubstitution {
 }
 
 extension Array {
-    /// Makes `index` valid, new slots holding `filler`.
-    mutating func grow(toHold index: Int, with filler: Element) {
+    /// Makes `index` valid, new slots holding `filler` (at least doubling, so a table grown a
+    /// slot at a time is copied a few times, not once per slot). For tables kept per style node,
+    /// here and by the rules that derive facts from computed values.
+    public mutating func grow(toHold index: Int, with filler: Element) {
         if index >= count { append(contentsOf: repeatElement(filler, count: Swift.max(index + 1 - count, count))) }
     }
 }
