@@ -6,6 +6,10 @@ public struct FetchedPage: Sendable {
     public let response: FetchResponse
     /// Link depth from a start URL (0 for start URLs and sitemap entries).
     public let depth: Int
+
+    /// The body, taken out of the page, which is gone after: when the crawler handed the page
+    /// over, the caller is then its only owner and can free it once parsed.
+    public consuming func takeBody() -> [UInt8] { response.body }
 }
 
 /// What the page processor tells the crawl about a page: where it leads, and its result.

@@ -108,7 +108,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
     }
 
     private let plan: CrawlPlan
-    private let process: @Sendable (FetchedPage) -> ProcessedPage<Result>
+    private let process: @Sendable (consuming FetchedPage) -> ProcessedPage<Result>
     private let sink: any CrawlSink<Result>
     private let progress: CrawlProgressReporter?
     private let clock = ContinuousClock()
@@ -156,13 +156,15 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
     private var sentWith: [Int: SessionUse] = [:]
 
     /// - Parameters:
-    ///   - process: called on a worker thread for every HTML page fetched with a 2xx status.
+    ///   - process: called on a worker thread for every HTML page fetched with a 2xx status. The
+    ///     page is handed over: the crawler keeps no reference to its body, so a processor that
+    ///     lets go of it after parsing frees it (6 MB on javadoc's largest page) for the audit.
     ///   - baseline: the previous run, for an incremental crawl: pages that did not change since
     ///     keep its results instead of being processed.
     ///   - session: the session of a plan that signs in, when the caller shares it (with the
     ///     stylesheet fetcher); by default the crawler makes its own.
     public init(
-        plan: CrawlPlan, process: @escaping @Sendable (FetchedPage) -> ProcessedPage<Result>, sink: any CrawlSink<Result>,
+        plan: CrawlPlan, process: @escaping @Sendable (consuming FetchedPage) -> ProcessedPage<Result>, sink: any CrawlSink<Result>,
         progress: CrawlProgressReporter? = nil, resuming finished: [FinishedPage] = [], baseline: IncrementalBaseline<Result>? = nil,
         session: SignInSession? = nil
     ) {
@@ -191,8 +193,9 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
                 }
             }
         }
-        let loop = try FetchLoop(policy: plan.fetchPolicy) { [unowned self] completion in
-            self.workers?.submit(completion)
+        let loop = try FetchLoop(policy: plan.fetchPolicy) { [unowned self] (completion: consuming FetchCompletion) in
+            // Handed on, not copied: the worker must be the only owner of the page's body.
+            self.workers?.submit(consume completion)
         }
         // Bodies waiting for a worker are bounded in bytes too: a run of megabyte pages (a
         // site's index pages) would otherwise queue tens of megabytes on top of those in work.
@@ -435,7 +438,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
 
     // MARK: - Completions (on audit worker threads)
 
-    private func handle(_ completion: FetchCompletion) {
+    private func handle(_ completion: consuming FetchCompletion) {
         defer { workDone() }
         guard let job = lock.withLock({ () -> (kind: JobKind, use: SessionUse?)? in
             guard let kind = jobs.removeValue(forKey: completion.job.tag) else { return nil }
@@ -524,7 +527,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func handlePage(_ completion: FetchCompletion, depth: Int, requested: CrawlURL, chain: [Redirect], mode: PageFetch, sentWith use: SessionUse?) {
+    private func handlePage(_ completion: consuming FetchCompletion, depth: Int, requested: CrawlURL, chain: [Redirect], mode: PageFetch, sentWith use: SessionUse?) {
         let url = lock.withLock { () -> String in
             progressState.queued -= 1
             return completion.job.request.url
@@ -533,72 +536,81 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         if chain.isEmpty && mode != .refetch { releasePage(of: requested.origin) }
         var page = CrawledPage<Result>(url: requested.string, depth: depth, attempts: completion.attempts)
         page.redirects = chain
-        switch completion.result {
+        let refusedRetryAfter = completion.refusedRetryAfter
+        // Bound outside the switch, so that the response has one owner when it is handed over.
+        let response: FetchResponse
+        switch completion.takeResult() {
         case .failure(let error):
             page.error = error.description
-        case .success(let response):
-            page.statusCode = response.status
-            page.contentType = response.contentType
-            page.bytes = response.body.count
-            page.fetchMilliseconds = response.elapsed * 1000
-            if let session, let use {
-                let fetched = chain.last.flatMap { try? plan.normalizer.normalize($0.to) } ?? requested
-                session.receive(response, from: fetched)
-                if let sign = session.lossSign(response, at: fetched) {
-                    // A page forbidden to this account stays forbidden with a fresh session: it is
-                    // then recorded with its status like any other.
-                    let forbiddenAfterRenewal = use.afterLoss && sign == .status(response.status)
-                    if !forbiddenAfterRenewal {
-                        recoverSession(lost: sign, at: fetched, use: use, session: session, page: &page, depth: depth, requested: requested, chain: chain)
-                        return
-                    }
-                } else if (200..<300).contains(response.status) {
-                    session.noteSignedInPage(session: use.session)
-                }
-            }
-            if mode == .conditional, response.status == 304, let baseline {
-                guard let carried = baseline.carryOver(requested.string, nil) else {
-                    // Unchanged markup, but something else it depends on changed: fetch it whole.
-                    lock.withLock { progressState.queued += 1 }
-                    submit(url: requested, kind: .page(depth: depth, requested: requested, chain: [], mode: .refetch))
+            finishPage(page)
+            return
+        case .success(let fetched):
+            response = fetched
+        }
+        page.statusCode = response.status
+        page.contentType = response.contentType
+        page.bytes = response.body.count
+        page.fetchMilliseconds = response.elapsed * 1000
+        if let session, let use {
+            let fetched = chain.last.flatMap { try? plan.normalizer.normalize($0.to) } ?? requested
+            session.receive(response, from: fetched)
+            if let sign = session.lossSign(response, at: fetched) {
+                // A page forbidden to this account stays forbidden with a fresh session: it is
+                // then recorded with its status like any other.
+                let forbiddenAfterRenewal = use.afterLoss && sign == .status(response.status)
+                if !forbiddenAfterRenewal {
+                    recoverSession(lost: sign, at: fetched, use: use, session: session, page: &page, depth: depth, requested: requested, chain: chain)
                     return
                 }
-                carryOver(carried, as: .notModified, into: &page, depth: depth)
-                // A 304 may update the validators; those it leaves out stay as they were.
-                if let fresh = PageValidators(response) {
-                    page.validators = PageValidators(etag: fresh.etag ?? carried.validators?.etag, lastModified: fresh.lastModified ?? carried.validators?.lastModified)
-                }
+            } else if (200..<300).contains(response.status) {
+                session.noteSignedInPage(session: use.session)
+            }
+        }
+        if mode == .conditional, response.status == 304, let baseline {
+            guard let carried = baseline.carryOver(requested.string, nil) else {
+                // Unchanged markup, but something else it depends on changed: fetch it whole.
+                lock.withLock { progressState.queued += 1 }
+                submit(url: requested, kind: .page(depth: depth, requested: requested, chain: [], mode: .refetch))
+                return
+            }
+            carryOver(carried, as: .notModified, into: &page, depth: depth)
+            // A 304 may update the validators; those it leaves out stay as they were.
+            if let fresh = PageValidators(response) {
+                page.validators = PageValidators(etag: fresh.etag ?? carried.validators?.etag, lastModified: fresh.lastModified ?? carried.validators?.lastModified)
+            }
+            finishPage(page)
+            return
+        }
+        if (300..<400).contains(response.status), let location = response.header("Location") {
+            guard let hop = redirectHop(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else {
                 finishPage(page)
                 return
             }
-            if (300..<400).contains(response.status), let location = response.header("Location") {
-                guard let hop = redirectHop(from: url, status: response.status, location: location, depth: depth, requested: requested, chain: chain, page: &page) else { break }
-                advance(hop)  // the target carries the chain on, or records why it ends
-                return
+            advance(hop)  // the target carries the chain on, or records why it ends
+            return
+        }
+        if !(200..<300).contains(response.status) {
+            page.error = "HTTP \(response.status)"
+            if let wait = refusedRetryAfter {
+                page.error! += String(
+                    format: ": Retry-After asks for %.0f s, more than the %.0f s the crawl waits at most; not retried",
+                    wait, plan.fetchPolicy.maxBackoff
+                )
             }
-            if !(200..<300).contains(response.status) {
-                page.error = "HTTP \(response.status)"
-                if let wait = completion.refusedRetryAfter {
-                    page.error! += String(
-                        format: ": Retry-After asks for %.0f s, more than the %.0f s the crawl waits at most; not retried",
-                        wait, plan.fetchPolicy.maxBackoff
-                    )
-                }
-            } else if !ContentTypes.isHTML(response.contentType, body: response.body) {
-                page.skip = .notHTML(contentType: response.contentType)
+        } else if !ContentTypes.isHTML(response.contentType, body: response.body) {
+            page.skip = .notHTML(contentType: response.contentType)
+        } else {
+            page.validators = PageValidators(response)
+            page.contentDigest = SHA256.hexDigest(response.body)
+            if chain.isEmpty, mode != .refetch, let baseline, let carried = baseline.carryOver(requested.string, page.contentDigest) {
+                carryOver(carried, as: .sameContent, into: &page, depth: depth)
             } else {
-                page.validators = PageValidators(response)
-                page.contentDigest = SHA256.hexDigest(response.body)
-                if chain.isEmpty, mode != .refetch, let baseline, let carried = baseline.carryOver(requested.string, page.contentDigest) {
-                    carryOver(carried, as: .sameContent, into: &page, depth: depth)
-                } else {
-                    let processed = process(FetchedPage(url: url, response: response, depth: depth))
-                    page.result = processed.result
-                    page.canonicalURL = processed.canonicalURL
-                    page.links = processed.links.map(\.string)
-                    if depth < plan.maxDepth {
-                        page.discoveredLinks = processed.links.filter { admit($0, depth: depth + 1) }.map(\.string)
-                    }
+                let processed = process(FetchedPage(url: url, response: consume response, depth: depth))
+                page.result = processed.result
+                page.canonicalURL = processed.canonicalURL
+                page.links = processed.links.map(\.string)
+                if depth < plan.maxDepth {
+                    page.discoveredLinks = processed.links.filter { admit($0, depth: depth + 1) }.map(\.string)
                 }
             }
         }

@@ -20,7 +20,7 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {
     ///     under `maximumWeight`, except that one item is always let in.
     init(
         workers: Int, capacity: Int, weight: @escaping @Sendable (Item) -> Int = { _ in 0 }, maximumWeight: Int = .max, name: String,
-        work: @escaping @Sendable (Item) -> Void
+        work: @escaping @Sendable (consuming Item) -> Void
     ) {
         self.capacity = max(1, capacity)
         self.weight = weight
@@ -28,7 +28,9 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {
         for index in 0..<max(1, workers) {
             finished.enter()
             let thread = Thread { [self] in
-                while let item = next() { work(item) }
+                // Handed over, not lent: what `work` lets go of (a page's body once parsed) is
+                // freed then, not when `work` returns.
+                while let item = next() { work(consume item) }
                 finished.leave()
             }
             thread.name = "\(name)-\(index)"
@@ -39,7 +41,7 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Queues an item, waiting while the queue is full.
-    func submit(_ item: Item) {
+    func submit(_ item: consuming Item) {
         let itemWeight = weight(item)
         condition.lock()
         while (items.count >= capacity || (!items.isEmpty && queuedWeight + itemWeight > maximumWeight)) && !closed { condition.wait() }

@@ -237,10 +237,17 @@ final class CurlTransfer {
             finalURL: currentURL() ?? finalHead.url,
             status: status == 0 ? finalHead.status : status,
             headers: finalHead.headers,
-            body: body,
+            body: takeBody(),
             redirectChain: chain,
             elapsed: elapsed
         )
+    }
+
+    /// The body, moved into the response: the transfer lives on in the fetch loop for a moment
+    /// after its completion is handed to a worker, which then would not be its only owner.
+    private func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
     }
 
     private func error(for code: CURLcode) -> FetchError {

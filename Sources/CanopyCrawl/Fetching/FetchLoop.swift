@@ -29,6 +29,10 @@ public struct FetchCompletion: Sendable {
         return 0
     }
 
+    /// The outcome, taken out of the completion, which is gone after: the response's body then
+    /// has one owner, who can free it before the page's processing is done.
+    consuming func takeResult() -> Result<FetchResponse, FetchError> { result }
+
     init(job: FetchJob, result: Result<FetchResponse, FetchError>, attempts: Int, refusedRetryAfter: Double? = nil) {
         self.job = job
         self.result = result
@@ -129,7 +133,7 @@ public final class FetchLoop: @unchecked Sendable {
     }
 
     public let policy: FetchPolicy
-    private let onComplete: @Sendable (FetchCompletion) -> Void
+    private let onComplete: @Sendable (consuming FetchCompletion) -> Void
     private let clock = ContinuousClock()
     private let multi: UnsafeMutableRawPointer
 
@@ -146,7 +150,7 @@ public final class FetchLoop: @unchecked Sendable {
     private var running: [UnsafeMutableRawPointer: Running] = [:]
     private var delayed: [Waiting] = []
 
-    public init(policy: FetchPolicy = FetchPolicy(), onComplete: @escaping @Sendable (FetchCompletion) -> Void) throws(FetchError) {
+    public init(policy: FetchPolicy = FetchPolicy(), onComplete: @escaping @Sendable (consuming FetchCompletion) -> Void) throws(FetchError) {
         try CurlLibrary.ensureInitialized()
         guard let multi = canopy_curl_multi_init() else {
             throw .transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "could not create a curl multi handle")
@@ -314,14 +318,15 @@ public final class FetchLoop: @unchecked Sendable {
             case .retry(let pause):
                 delayed.append(Waiting(job: finished.job, attempt: finished.attempt + 1, notBefore: clock.now + .milliseconds(Int64(pause * 1000))))
             case .final:
-                complete(finished.job, result, attempts: finished.attempt)
+                complete(finished.job, consume result, attempts: finished.attempt)
             case .waitTooLong(let seconds):
-                complete(finished.job, result, attempts: finished.attempt, refusedRetryAfter: seconds)
+                complete(finished.job, consume result, attempts: finished.attempt, refusedRetryAfter: seconds)
             }
         }
     }
 
-    private func complete(_ job: FetchJob, _ result: Result<FetchResponse, FetchError>, attempts: Int, refusedRetryAfter: Double? = nil) {
+    /// Hands the outcome over: the worker that takes it is the only owner of its body.
+    private func complete(_ job: FetchJob, _ result: consuming Result<FetchResponse, FetchError>, attempts: Int, refusedRetryAfter: Double? = nil) {
         onComplete(FetchCompletion(job: job, result: result, attempts: attempts, refusedRetryAfter: refusedRetryAfter))
         lock.withLock { outstanding -= 1 }
     }
