@@ -76,7 +76,7 @@ extension AccessibilityModel {
     /// whitespace, without making the text: rules ask it of every link of a page.
     public func hasVisibleText(_ element: Element) -> Bool {
         // Any order will do for whether some text exists: no reversal, no joining.
-        var pending: [Node] = element.childNodes
+        var pending = Array(element.childNodes)
         while let node = pending.popLast() {
             switch node.kind {
             case .text:
@@ -174,7 +174,7 @@ extension AccessibilityModel {
     /// owned elements come last, even when they are also children.
     public func ownedElements(of element: Element) -> [Element] {
         let owned = ownedByReference(element)
-        if owned.isEmpty { return element.children }
+        if owned.isEmpty { return Array(element.children) }
         let ownedPositions = Set(owned.map(\.position))
         return element.children.filter { !ownedPositions.contains($0.position) } + owned
     }

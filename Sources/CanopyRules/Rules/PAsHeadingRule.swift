@@ -51,7 +51,7 @@ public struct PAsHeadingRule: Rule {
 
         func position(under parent: Element) -> Int? {
             if let known = byParent[parent.position] { return known }
-            let last = parent.children.last { $0.localName == "p" && !PlacedText.trimmed($0.textContent).isEmpty }?.position
+            let last = Array(parent.children).last { $0.localName == "p" && !PlacedText.trimmed($0.textContent).isEmpty }?.position
             byParent[parent.position] = .some(last)
             return last
         }
@@ -92,7 +92,7 @@ public struct PAsHeadingRule: Rule {
     /// is as heavy and slanted as its `<i>`).
     private static func look(of paragraph: Element, _ styles: ComputedStyles) -> Look? {
         var holder = paragraph
-        while let child = holder.children.first(where: { !PlacedText.trimmed($0.textContent).isEmpty }) ?? holder.children.last,
+        while let child = holder.children.first(where: { !PlacedText.trimmed($0.textContent).isEmpty }) ?? holder.lastElementChild,
               PlacedText.trimmed(child.textContent) == PlacedText.trimmed(holder.textContent) {
             holder = child
         }

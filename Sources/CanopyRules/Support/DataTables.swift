@@ -110,7 +110,7 @@ enum DataTableHeuristics {
                 if cell.localName == "th" { return true }
                 if ["scope", "headers", "abbr"].contains(where: { !(cell.attribute($0) ?? "").isEmpty }) { return true }
                 if ["columnheader", "rowheader"].contains((cell.attribute("role") ?? "").lowercased()) { return true }
-                if cell.children.count == 1, cell.children[0].isHTML, cell.children[0].localName == "abbr" { return true }
+                if let only = cell.children.first, only.nextElementSibling == nil, only.isHTML, only.localName == "abbr" { return true }
                 cellCount += 1
             }
         }
