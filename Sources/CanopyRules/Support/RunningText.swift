@@ -129,14 +129,21 @@ enum RunningText {
         // An element inside a control is not walked: its answer is the block's last line, as
         // when a walk looking for it reaches the end.
         let lineIndex = cache.lineOf[element.position]
-        guard let line = lineIndex >= 0 ? lines[Int(lineIndex)] : lines.last else { return false }
+        let line = cache.line(lineIndex >= 0 ? lines.lowerBound + Int(lineIndex) : lines.upperBound - 1)
         return line.plainLength > line.widgetLength
     }
 
     /// The lines of each block asked about, walked once per page: a block of text with a
     /// hundred links is walked once, not once per link.
     private final class LineCache {
-        var byBlock: [Int: [Line]] = [:]
+        /// The lines of every block walked, block after block, and where each block's are. Most
+        /// blocks asked about hold a line or two (javadoc's cells): an array of lines for each
+        /// and a pair of byte arrays for each line were most of what a walk cost.
+        private var allLines: [Line] = []
+        private var byBlock: [Int: Range<Int>] = [:]
+        /// The line being gathered, in buffers kept across walks.
+        private var plain: [UInt8] = []
+        private var widget: [UInt8] = []
         /// The line each walked element lies on among its block's lines, by position (-1: not
         /// walked), for the whole page: a walk records only the elements whose nearest block is
         /// the one walked, so no two walks write the same entry. A dictionary per block was the
@@ -145,6 +152,8 @@ enum RunningText {
         /// Each element's nearest ancestor that starts a block, by position (-2: not known yet,
         /// -1: none), so that links deep in a page do not each climb all their ancestors.
         private var blockAbove: [Int32] = []
+
+        func line(_ index: Int) -> Line { allLines[index] }
 
         func nearestBlock(above element: Element, _ styles: ComputedStyles) -> Element? {
             if blockAbove.isEmpty { blockAbove = Array(repeating: -2, count: element.document.elementCount) }
@@ -171,15 +180,25 @@ enum RunningText {
             return answer < 0 ? nil : element.document.element(atPosition: Int(answer))
         }
 
-        func lines(of block: Element, on page: PageContext) -> [Line] {
+        /// Where the block's lines are among `allLines` (never empty: a block has a line).
+        func lines(of block: Element, on page: PageContext) -> Range<Int> {
             if let known = byBlock[block.position] { return known }
             if lineOf.isEmpty { lineOf = Array(repeating: -1, count: block.document.elementCount) }
-            var walk = LineWalk(page: page)
-            // The page's table is lent to the walk, so that it is written in place, not copied.
+            let first = allLines.count
+            var walk = LineWalk(page: page, firstLine: first)
+            // The page's tables and the buffers are lent to the walk, so that they are written in
+            // place, not copied.
             swap(&walk.lineOf, &lineOf)
+            swap(&walk.lines, &allLines)
+            swap(&walk.plain, &plain)
+            swap(&walk.widget, &widget)
             walk.visitChildren(of: block)
+            walk.endLine()
             swap(&walk.lineOf, &lineOf)
-            let lines = walk.lines.map(Line.init)
+            swap(&walk.lines, &allLines)
+            swap(&walk.plain, &plain)
+            swap(&walk.widget, &widget)
+            let lines = first..<allLines.count
             byBlock[block.position] = lines
             return lines
         }
@@ -188,29 +207,35 @@ enum RunningText {
     struct Line {
         let plainLength: Int
         let widgetLength: Int
-
-        init(_ text: (plain: [UInt8], widget: [UInt8])) {
-            plainLength = RunningText.sanitizedLength(utf8: text.plain)
-            widgetLength = RunningText.sanitizedLength(utf8: text.widget)
-        }
     }
 
     /// A block's content split at line breaks, each line's ordinary text apart from the text of
-    /// its links and controls. Gathered as bytes: a string per text node and per link, appended
-    /// to the line's, was most of the walk.
+    /// its links and controls, measured as each line ends. Gathered as bytes: a string per text
+    /// node and per link, appended to the line's, was most of the walk.
     private struct LineWalk {
         let page: PageContext
-        var lines: [(plain: [UInt8], widget: [UInt8])] = [([], [])]
+        let firstLine: Int
+        var lines: [Line] = []
+        var plain: [UInt8] = []
+        var widget: [UInt8] = []
         var lineOf: [Int32] = []
 
-        init(page: PageContext) {
+        init(page: PageContext, firstLine: Int) {
             self.page = page
+            self.firstLine = firstLine
+        }
+
+        /// Measures the line gathered so far and starts the next.
+        mutating func endLine() {
+            lines.append(Line(plainLength: RunningText.sanitizedLength(utf8: plain), widgetLength: RunningText.sanitizedLength(utf8: widget)))
+            plain.removeAll(keepingCapacity: true)
+            widget.removeAll(keepingCapacity: true)
         }
 
         mutating func visitChildren(of element: Element) {
             for node in element.childNodes {
                 if node.kind == .text {
-                    node.appendText(to: &lines[lines.count - 1].plain)
+                    node.appendText(to: &plain)
                 } else if let child = node.element {
                     visit(child)
                 }
@@ -219,19 +244,21 @@ enum RunningText {
 
         private mutating func visit(_ element: Element) {
             let styles = page.styles
-            if styles.startsBlock(element) || (element.isHTML && ["br", "hr"].contains(element.localName)) {
-                lines.append(([], []))
+            if styles.startsBlock(element) || (element.isHTML && Self.breaksTheLine(element.localName)) {
+                endLine()
                 return
             }
-            lineOf[element.position] = Int32(lines.count - 1)
+            lineOf[element.position] = Int32(lines.count - firstLine)
             // Boxes taken out of the line by their own style attribute are not part of it.
             if let style = element.attribute("style"), Self.leavesTheLine(StyleAttributeDeclarations(parsing: style)) { return }
             if let role = page.accessibility.role(of: element), ARIARoles.role(named: role)?.type == "widget" {
-                element.appendTextContent(to: &lines[lines.count - 1].widget)
+                element.appendTextContent(to: &widget)
                 return
             }
             visitChildren(of: element)
         }
+
+        private static func breaksTheLine(_ name: String) -> Bool { name == "br" || name == "hr" }
 
         private static func leavesTheLine(_ style: StyleAttributeDeclarations) -> Bool {
             if style["display"] == "none" || style["overflow"] == "hidden" { return true }
