@@ -54,6 +54,33 @@ struct StoredOnceTests {
         #expect(passes == [["image-alt": 2], ["image-alt": 2]])
     }
 
+    /// One after another, as a page's findings of one rule come: each pair is equal to Swift
+    /// (or to `==` on numbers) and written differently, so none may take the evidence before it.
+    @Test func evidenceThatIsWrittenDifferentlyKeepsItsOwnText() throws {
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("canopy.sqlite"))
+        let evidences: [[String: EvidenceValue]] = [
+            ["colour": .text("caf\u{E9}"), "ratio": .number(2.5)],
+            ["colour": .text("cafe\u{301}"), "ratio": .number(2.5)],
+            ["colour": .text("cafe\u{301}"), "ratio": .number(2.5)],
+            ["ratio": .number(0)],
+            ["ratio": .number(-0.0)],
+            ["caf\u{E9}": .text("x")],
+            ["cafe\u{301}": .text("x")],
+            ["cafe\u{301}": .number(1)],
+            ["cafe\u{301}": .number(1), "other": .number(1)],
+        ]
+        let findings = evidences.enumerated().map { index, evidence in
+            Self.finding("color-contrast", snippet: "<p>\(index)</p>", signature: "s\(index)", evidence: evidence)
+        }
+        let run = try store.recordCompleteRun([PageRecord(url: "https://shop.example/a", statusCode: 200, findings: findings)], start: .test())
+
+        let stored = try store.findings(run: run)
+        #expect(stored.map { RunStore.evidenceJSON($0.evidence).map { Array($0.utf8) } } == evidences.map { RunStore.evidenceJSON($0).map { Array($0.utf8) } })
+        let texts = try store.withDatabase { try $0.query("SELECT evidence FROM finding_details ORDER BY id") { $0.optionalString(0) } }
+        #expect(texts.map { $0.map { Array($0.utf8) } } == evidences.map { RunStore.evidenceJSON($0).map { Array($0.utf8) } })
+    }
+
     @Test func textWrittenByARolledBackBatchIsWrittenAgain() throws {
         let folder = try TemporaryFolder()
         let store = try RunStore(path: folder.path("canopy.sqlite"))
