@@ -282,7 +282,7 @@ struct StreamedReportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: third.file("Reports")) == [])
     }
 
-    @Test("the reports written on three threads are the reports written on one, byte for byte")
+    @Test("the reports written on several threads are the reports written on one, byte for byte")
     func threadsChangeNoByte() throws {
         let folder = try ReportTestFolder("streamed-threads")
         let store = try richStore(in: folder)
@@ -301,6 +301,22 @@ struct StreamedReportTests {
         #expect(threaded.digest == single.digest && threaded.digest != nil)
         let html = try String(contentsOfFile: threaded.htmlPath, encoding: .utf8)
         #expect(html.contains("open issues"))
+    }
+
+    /// A folder in the way of a file makes its rename fail, on whichever thread writes it.
+    @Test("a report file that cannot be written fails the whole write, on several threads or one", arguments: [
+        ReportWriter.sarifFile, ReportWriter.trendFile, ReportWriter.csvFile,
+    ])
+    func unwritableFileFailsTheWrite(_ blocked: String) throws {
+        let folder = try ReportTestFolder("streamed-unwritable")
+        let store = try richStore(in: folder)
+        for threaded in [true, false] {
+            let reports = folder.file(threaded ? "Threaded" : "Single")
+            try FileManager.default.createDirectory(atPath: (reports as NSString).appendingPathComponent(blocked + "/inside"), withIntermediateDirectories: true)
+            var writer = ReportWriter(store: store)
+            writer.readsOnOtherThreads = threaded
+            #expect(throws: (any Error).self, "\(blocked), threaded: \(threaded)") { try writer.write(to: reports) }
+        }
     }
 
     @Test("CSV cells are what the replacing implementation wrote, for every awkward string")

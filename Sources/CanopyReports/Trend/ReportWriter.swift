@@ -175,7 +175,9 @@ private final class IssueListingsJob {
         self.channel = channel
         job = ReaderJob(store: store, onItsOwnThread: onItsOwnThread) { reader in
             do {
-                try Self.write(trend: trend, run: run, shownLimit: shownLimit, through: reader, to: paths, summary: channel)
+                try Self.write(
+                    trend: trend, run: run, shownLimit: shownLimit, through: reader, to: paths, summary: channel, sarifOnItsOwnThread: onItsOwnThread
+                )
             } catch {
                 // Whoever waits for the summary must not wait for ever (a no-op once it is delivered).
                 channel.deliver(.failure(error))
@@ -201,7 +203,7 @@ private final class IssueListingsJob {
 
     private static func write(
         trend: TrendReport, run: RunID?, shownLimit: Int, through reader: RunStore, to paths: (trend: String, csv: String, sarif: String),
-        summary channel: SummaryChannel
+        summary channel: SummaryChannel, sarifOnItsOwnThread: Bool
     ) throws {
         let trendFile = try ReportFile(path: paths.trend), csvFile = try ReportFile(path: paths.csv)
         var trendJSON = TrendJSONWriter(report: trend, sink: trendFile)
@@ -220,13 +222,26 @@ private final class IssueListingsJob {
             }
         }
         channel.deliver(.success(summary))
-        try trendJSON.finish(pages: { body in
-            if let run { try reader.forEachDrillDownPage(run: run, body) }
-        })
-        try trendFile.commit()
-        try csv.finish()
-        try csvFile.commit()
-        try ReportFile.write(paths.sarif) { try sarif.write(to: $0) }
+        // The SARIF file needs nothing more from the store: it is written on a thread of its own
+        // while this one reads the pages for trend.json. One after the other, they were the
+        // longest thread at the end of a crawl (a fifth of it the SARIF file, callgrind).
+        let sarifIssues = sarif
+        let sarifJob = BackgroundJob(onItsOwnThread: sarifOnItsOwnThread) {
+            try ReportFile.write(paths.sarif) { try sarifIssues.write(to: $0) }
+        }
+        do {
+            try trendJSON.finish(pages: { body in
+                if let run { try reader.forEachDrillDownPage(run: run, body) }
+            })
+            try trendFile.commit()
+            try csv.finish()
+            try csvFile.commit()
+        } catch {
+            // No thread outlives the job.
+            try? sarifJob.wait()
+            throw error
+        }
+        try sarifJob.wait()
     }
 }
 
@@ -280,32 +295,44 @@ public final class LatestResultsFile: @unchecked Sendable {
 /// connection can be opened (a store in memory, a file being replaced), the work is done by `wait`
 /// on the caller's thread, through the store itself.
 final class ReaderJob: @unchecked Sendable {
-    // @unchecked: `outcome` is written by the job's thread before `done` is signalled, and read
-    // only after it, by the one thread that waits.
-    private let store: RunStore
-    private let work: @Sendable (RunStore) throws -> Void
-    private let done = DispatchSemaphore(value: 0)
-    private var outcome: Result<Void, any Error>?
+    private let job: BackgroundJob
 
     /// Whether the work runs on a thread of its own (else `wait` does it).
-    private(set) var hasThread = false
+    var hasThread: Bool { job.hasThread }
 
     init(store: RunStore, onItsOwnThread: Bool = true, _ work: @escaping @Sendable (RunStore) throws -> Void) {
-        self.store = store
-        self.work = work
-        guard onItsOwnThread, let reader = try? RunStore(path: store.path, readOnly: true, analyzer: nil) else { return }
-        hasThread = true
-        Thread.detachNewThread { [self] in
-            outcome = Result { try work(reader) }
-            done.signal()
-        }
+        let reader = onItsOwnThread ? try? RunStore(path: store.path, readOnly: true, analyzer: nil) : nil
+        job = BackgroundJob(onItsOwnThread: reader != nil) { try work(reader ?? store) }
     }
 
     /// Throws what the work threw, once it is done; the first call waits, or does the work when
     /// no thread was started.
+    func wait() throws { try job.wait() }
+}
+
+/// Work on a thread of its own, or, without one, done by the first `wait`, which throws what the
+/// work threw.
+final class BackgroundJob: @unchecked Sendable {
+    // @unchecked: `outcome` is written by the job's thread before `done` is signalled, and read
+    // only after it, by the one thread that waits.
+    private let work: @Sendable () throws -> Void
+    private let done = DispatchSemaphore(value: 0)
+    private var outcome: Result<Void, any Error>?
+    let hasThread: Bool
+
+    init(onItsOwnThread: Bool, _ work: @escaping @Sendable () throws -> Void) {
+        self.work = work
+        hasThread = onItsOwnThread
+        guard onItsOwnThread else { return }
+        Thread.detachNewThread { [self] in
+            outcome = Result { try work() }
+            done.signal()
+        }
+    }
+
     func wait() throws {
         if outcome == nil {
-            if hasThread { done.wait() } else { outcome = Result { try work(store) } }
+            if hasThread { done.wait() } else { outcome = Result { try work() } }
         }
         try outcome!.get()
     }
