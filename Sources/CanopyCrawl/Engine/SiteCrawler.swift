@@ -202,8 +202,8 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         let workers = WorkerPool<FetchCompletion>(
             workers: plan.workerThreads, capacity: plan.workerThreads * 4, weight: { $0.queuedBytes }, maximumWeight: 8 << 20,
             name: "canopy-audit"
-        ) { [unowned self] completion in
-            self.handle(completion)
+        ) { [unowned self] (completion: consuming FetchCompletion) in
+            self.handle(consume completion)
         }
         lock.withLock {
             self.loop = loop
@@ -452,7 +452,7 @@ public final class SiteCrawler<Result: Sendable>: @unchecked Sendable {
         case .robots(let origin, let redirects): handleRobots(completion, origin: origin, redirects: redirects)
         case .sitemap(let depth, let redirects): handleSitemap(completion, depth: depth, redirects: redirects)
         case .page(let depth, let requested, let chain, let mode):
-            handlePage(completion, depth: depth, requested: requested, chain: chain, mode: mode, sentWith: use)
+            handlePage(consume completion, depth: depth, requested: requested, chain: chain, mode: mode, sentWith: use)
         }
     }
 

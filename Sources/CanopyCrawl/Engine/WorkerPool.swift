@@ -45,7 +45,7 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {
         let itemWeight = weight(item)
         condition.lock()
         while (items.count >= capacity || (!items.isEmpty && queuedWeight + itemWeight > maximumWeight)) && !closed { condition.wait() }
-        items.append(item)
+        items.append(consume item)
         queuedWeight += itemWeight
         condition.broadcast()
         condition.unlock()
