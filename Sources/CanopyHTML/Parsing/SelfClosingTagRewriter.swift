@@ -25,19 +25,28 @@ enum SelfClosingTagRewriter {
     private static let plaintext = Array("plaintext".utf8)
 
     static func rewrite(_ bytes: inout [UInt8]) {
+        // Found on the bytes as they are, written only if there is something to write: taking
+        // them to write makes the parser's own copy of a page whose bytes the caller still holds
+        // (6 MB of a crawl's peak for javadoc's largest page, which has no `/>` at all).
+        let slashes = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { slashesToBlank(in: $0, count: buffer.count) } ?? []
+        }
+        guard !slashes.isEmpty else { return }
         bytes.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            rewrite(base, count: buffer.count)
+            for index in slashes { buffer[index] = UInt8(ascii: " ") }
         }
     }
 
-    private static func rewrite(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) {
+    /// Where the `/` of a non-void element's tag outside SVG and MathML is. The scan only reads
+    /// `bytes` (a blanked `/` changes nothing it reads after it).
+    private static func slashesToBlank(in bytes: UnsafePointer<UInt8>, count: Int) -> [Int] {
+        var slashes: [Int] = []
         var index = 0
         var foreignDepth = 0  // inside <svg> or <math>, `/>` really closes
         while index < count {
-            guard let found = memchr(bytes + index, Int32(UInt8(ascii: "<")), count - index) else { return }
+            guard let found = memchr(bytes + index, Int32(UInt8(ascii: "<")), count - index) else { return slashes }
             index = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            guard index + 1 < count else { return }
+            guard index + 1 < count else { return slashes }
             let next = bytes[index + 1]
             if next == UInt8(ascii: "!") {
                 index = skipMarkupDeclaration(bytes, count: count, from: index)
@@ -53,7 +62,7 @@ enum SelfClosingTagRewriter {
                 // Every name these sets hold fits in eight bytes: one word answers for each tag.
                 let key = packedLowercased(bytes, name)
                 let isVoid = voidElementKeys.contains(key)
-                if let slashIndex, foreignDepth == 0, !isVoid { bytes[slashIndex] = UInt8(ascii: " ") }
+                if let slashIndex, foreignDepth == 0, !isVoid { slashes.append(slashIndex) }
                 let selfClosed = slashIndex != nil && (foreignDepth > 0 || isVoid)
                 if !selfClosed, isForeignRoot(bytes, name) { foreignDepth += 1 }
                 index = tagEnd
@@ -61,16 +70,17 @@ enum SelfClosingTagRewriter {
                     if rawTextElements.contains(key) {
                         index = endOfRawText(bytes, count: count, name: name, from: index)
                     } else if name.count == plaintext.count, equalsLowercased(bytes, name, plaintext) {
-                        return
+                        return slashes
                     }
                 }
             } else {
                 index += 1
             }
         }
+        return slashes
     }
 
-    private static func skipMarkupDeclaration(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> Int {
+    private static func skipMarkupDeclaration(_ bytes: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int {
         guard start + 3 < count, bytes[start + 2] == UInt8(ascii: "-"), bytes[start + 3] == UInt8(ascii: "-") else {
             return skip(to: UInt8(ascii: ">"), bytes, count: count, from: start) + 1
         }
@@ -85,13 +95,13 @@ enum SelfClosingTagRewriter {
     }
 
     /// The index of the next `byte` at or after `start`, or the last index when there is none.
-    private static func skip(to byte: UInt8, _ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> Int {
+    private static func skip(to byte: UInt8, _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int {
         guard start < count, let found = memchr(bytes + start, Int32(byte), count - start) else { return count - 1 }
         return bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The range of the tag name starting at `start`.
-    private static func readName(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> Range<Int> {
+    private static func readName(_ bytes: UnsafePointer<UInt8>, count: Int, from start: Int) -> Range<Int> {
         var index = start
         while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">") {
             index += 1
@@ -101,7 +111,7 @@ enum SelfClosingTagRewriter {
 
     /// Walks the attributes as the HTML tokenizer does. Returns the index after `>` and, if the
     /// tag is self-closing, the index of its `/` (a `/` inside an unquoted value is part of the value).
-    private static func scanToTagEnd(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, from start: Int) -> (Int, Int?) {
+    private static func scanToTagEnd(_ bytes: UnsafePointer<UInt8>, count: Int, from start: Int) -> (Int, Int?) {
         var index = start
         var slash: Int?
         while index < count {
@@ -126,7 +136,7 @@ enum SelfClosingTagRewriter {
         return (count, nil)
     }
 
-    private static func endOfRawText(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, name: Range<Int>, from start: Int) -> Int {
+    private static func endOfRawText(_ bytes: UnsafePointer<UInt8>, count: Int, name: Range<Int>, from start: Int) -> Int {
         let nameBytes = Array(UnsafeBufferPointer(start: bytes + name.lowerBound, count: name.count))
         var index = start
         while index + 1 + name.count < count {
@@ -140,7 +150,7 @@ enum SelfClosingTagRewriter {
         return count
     }
 
-    private static func isForeignRoot(_ bytes: UnsafeMutablePointer<UInt8>, _ name: Range<Int>) -> Bool {
+    private static func isForeignRoot(_ bytes: UnsafePointer<UInt8>, _ name: Range<Int>) -> Bool {
         equalsLowercased(bytes, name, svgBytes) || equalsLowercased(bytes, name, mathBytes)
     }
 
@@ -149,7 +159,7 @@ enum SelfClosingTagRewriter {
 
     /// A name of up to eight bytes as one word, lowercased; longer names, which no set here
     /// holds, get a word no short name has.
-    private static func packedLowercased(_ bytes: UnsafeMutablePointer<UInt8>, _ name: Range<Int>) -> UInt64 {
+    private static func packedLowercased(_ bytes: UnsafePointer<UInt8>, _ name: Range<Int>) -> UInt64 {
         guard name.count <= 8 else { return .max }
         var key: UInt64 = 0
         for (offset, index) in name.enumerated() {
@@ -167,7 +177,7 @@ enum SelfClosingTagRewriter {
     }
 
     /// Whether the bytes in `range`, ASCII-lowercased, equal `lowercaseName`.
-    private static func equalsLowercased(_ bytes: UnsafeMutablePointer<UInt8>, _ range: Range<Int>, _ lowercaseName: [UInt8]) -> Bool {
+    private static func equalsLowercased(_ bytes: UnsafePointer<UInt8>, _ range: Range<Int>, _ lowercaseName: [UInt8]) -> Bool {
         guard range.count == lowercaseName.count else { return false }
         var offset = 0
         for index in range {
