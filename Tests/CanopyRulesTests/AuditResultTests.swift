@@ -20,6 +20,23 @@ struct AuditResultTests {
         #expect(result.violations.isEmpty && result.passes.isEmpty)
     }
 
+    /// Letting go of the selector tables keeps the targets made and makes the others again.
+    @Test func targetsAfterTheSelectorTablesAreLetGoAreTheSame() throws {
+        let html = "<div><img src=a><img src=a></div><div><img src=a class=x><img src=b></div><p><img src=a></p>"
+        let fresh = Auditor(rules: [ImageAltRule()]).audit(HTMLParser().parse(html: html)).rules[0].nodes.map(\.target)
+        let document = HTMLParser().parse(html: html)
+        let result = Auditor(rules: [ImageAltRule()]).audit(document)
+        let nodes = result.rules[0].nodes
+        let first = nodes[0].target
+        result.releaseTargetSelectorTables()
+        #expect([first] + nodes.dropFirst().map(\.target) == fresh)
+        result.releaseTargetSelectorTables()
+        #expect(nodes.map(\.target) == fresh)
+        for node in nodes {
+            #expect(document.querySelectorAll(try SelectorList(node.target)) == [node.element], "\(node.target)")
+        }
+    }
+
     @Test func everyTargetMatchesExactlyItsElement() throws {
         let document = HTMLParser().parse(html: "<div><img src=a><img src=a></div><div><img src=a class=x></div>")
         let result = Auditor(rules: [ImageAltRule()]).audit(document)

@@ -190,6 +190,12 @@ final class NodeDescriber: @unchecked Sendable {
             return target
         }
     }
+
+    /// Lets go of the tables targets are made with, keeping the targets made: a target asked for
+    /// later makes them again.
+    func releaseSelectorTables() {
+        lock.withLock { session = nil }
+    }
 }
 
 /// Everything one rule found on a page.
@@ -228,6 +234,17 @@ public struct AuditResult: Sendable {
     /// The frame documents asked of the frame loader (`srcdoc` frames are the page's own markup):
     /// an incremental crawl re-audits a page when one of them changes.
     public var frameURLs: [String] = []
+
+    /// Lets go of the tables the nodes' targets were made with (those made are kept): on a page of
+    /// thousands of findings they are megabytes, not needed once every finding has its target.
+    public func releaseTargetSelectorTables() {
+        var released = Set<ObjectIdentifier>()
+        for rule in rules {
+            for node in rule.nodes where released.insert(ObjectIdentifier(node.describer)).inserted {
+                node.describer.releaseSelectorTables()
+            }
+        }
+    }
 
     public var violations: [RuleResult] { group(\.violations) }
     public var passes: [RuleResult] { group(\.passes) }
