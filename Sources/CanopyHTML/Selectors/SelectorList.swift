@@ -9,6 +9,9 @@ public struct SelectorList: Sendable, Hashable, CustomStringConvertible {
     /// How an `ElementNameIndex` finds the candidates.
     let candidates: CandidateStrategy
 
+    /// Whether every element matches (some alternative is a bare `*`).
+    public var matchesEveryElement: Bool { candidates == .everyElement }
+
     public init(_ text: String) throws(SelectorParseError) {
         var parser = SelectorParser(text)
         self.selectors = try parser.parseSelectorList()

@@ -90,6 +90,26 @@ public struct Auditor: Sendable {
         _ rule: any Rule, in audited: AuditedDocument, scope ruleScope: [Bool], listingPasses: Bool, passesNotListed: inout Int
     ) -> [NodeResult] {
         let page = audited.page
+        if let candidates = rule.candidates(on: page) {
+            return judge(rule, each: candidates, in: audited, scope: ruleScope, listingPasses: listingPasses, passesNotListed: &passesNotListed)
+        }
+        // `*` is walked from the document, not listed: a list of every element of a page of
+        // megabytes (3 MB for javadoc's uses of `String`) stayed in the page's query cache
+        // through the audit, where a styled crawl peaks on that page.
+        if rule.selector.matchesEveryElement {
+            return judge(rule, each: page.document.elements, in: audited, scope: ruleScope, listingPasses: listingPasses, passesNotListed: &passesNotListed)
+        }
+        // Through the page's memo: several rules share a selector (`[role]`, `html:root`).
+        return judge(
+            rule, each: page.elements(matching: rule.selector), in: audited, scope: ruleScope, listingPasses: listingPasses, passesNotListed: &passesNotListed
+        )
+    }
+
+    private func judge<Candidates: Sequence<Element>>(
+        _ rule: any Rule, each candidates: Candidates, in audited: AuditedDocument, scope ruleScope: [Bool], listingPasses: Bool,
+        passesNotListed: inout Int
+    ) -> [NodeResult] {
+        let page = audited.page
         var nodes: [NodeResult] = []
         // Read once, not per element: `metadata` is a struct of many strings, copied on each read.
         let excludesHidden = rule.excludesHidden
@@ -98,8 +118,7 @@ public struct Auditor: Sendable {
         // page (see below), not one per element.
         let stylesRead = rule.stylesRead
         let doubt = stylesRead.isEmpty ? nil : StyleCertainty.doubt(about: stylesRead, on: page)
-        // Through the page's memo: several rules share a selector (`*`, `[role]`, `html:root`).
-        for element in rule.candidates(on: page) ?? page.elements(matching: rule.selector) where ruleScope[element.position] {
+        for element in candidates where ruleScope[element.position] {
             if excludesHidden, page.accessibility.isHiddenFromAssistiveTechnology(element) { continue }
             let namesCutBefore = page.accessibility.namesCutShort
             let applies = rule.applies(to: element, on: page)
