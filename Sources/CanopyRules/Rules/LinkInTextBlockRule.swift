@@ -45,9 +45,8 @@ public struct LinkInTextBlockRule: Rule {
         // Either way of standing out is enough (axe's "any" of its two checks).
         let (colour, colours) = colourDifference(element, block, page)
         if case .pass = colour.outcome { return colour }
-        let style = Self.styleVerdicts(on: page).verdict(styles.styleNodeNumber(of: element), styles.styleNodeNumber(of: block)) {
-            styleDifference(element, block, styles)
-        }
+        let nodes = StyleNodes(link: styles.styleNodeNumber(of: element), block: styles.styleNodeNumber(of: block))
+        let style = Self.styleVerdicts(on: page).verdict(nodes) { styleDifference(element, block, styles) }
         if case .pass = style { return CheckResult(.pass) }
         switch (colour.outcome, style) {
         case (.incomplete(let message), _), (.violation, .incomplete(let message)):
@@ -60,7 +59,7 @@ public struct LinkInTextBlockRule: Rule {
                 )
             }
             guard let colours else { return verdict() }
-            return Self.verdicts(on: page).verdict(colours, colourOnly: true, verdict)
+            return Self.verdicts(on: page).verdict(ColourKey(colours: colours, colourOnly: true), verdict)
         case (.pass, _):
             return colour
         }
@@ -73,21 +72,21 @@ public struct LinkInTextBlockRule: Rule {
         let linkShown, textShown, linkBack, blockBack: RGBA
     }
 
-    /// Verdicts by their colours, for one page: a page of thousands of links in the same colours
-    /// shares one message and one evidence among them. On the largest page of the javadoc site
-    /// their copies were 10 MB of the whole crawl's peak heap (heaptrack).
-    private final class Verdicts {
-        /// `colourOnly`: the violation when colour is all that sets the link apart, rather than
-        /// the verdict on colour alone.
-        private struct Key: Hashable {
-            let colours: Colours
-            let colourOnly: Bool
-        }
+    /// A verdict on colour is decided by the colours, and by whether colour is all that sets the
+    /// link apart (then it is the violation rather than the verdict on colour alone).
+    private struct ColourKey: Hashable {
+        let colours: Colours
+        let colourOnly: Bool
+    }
 
-        private var verdicts: [Key: CheckResult] = [:]
+    /// Verdicts by what decides them, for one page: a page of thousands of links shares a few.
+    /// On the largest page of the javadoc site the verdicts on colour, one copy of message and
+    /// evidence a link, were 10 MB of the whole crawl's peak heap (heaptrack); deciding the
+    /// verdict on styling for each link was a tenth of the rule's cost there (callgrind).
+    private final class Verdicts<Key: Hashable, Verdict> {
+        private var verdicts: [Key: Verdict] = [:]
 
-        func verdict(_ colours: Colours, colourOnly: Bool = false, _ make: () -> CheckResult) -> CheckResult {
-            let key = Key(colours: colours, colourOnly: colourOnly)
+        func verdict(_ key: Key, _ make: () -> Verdict) -> Verdict {
             if let known = verdicts[key] { return known }
             let verdict = make()
             verdicts[key] = verdict
@@ -95,7 +94,9 @@ public struct LinkInTextBlockRule: Rule {
         }
     }
 
-    private static func verdicts(on page: PageContext) -> Verdicts { page.memo("link-in-text-block.verdicts") { Verdicts() } }
+    private static func verdicts(on page: PageContext) -> Verdicts<ColourKey, CheckResult> {
+        page.memo("link-in-text-block.verdicts") { Verdicts() }
+    }
 
     /// At least 3:1 between the link's text colour and the text's, or between their backgrounds;
     /// with the colours it was decided on, when it was.
@@ -116,7 +117,7 @@ public struct LinkInTextBlockRule: Rule {
             linkShown: facts.painted(linkColor, of: link, over: linkBack), textShown: facts.painted(textColor, of: block, over: blockBack),
             linkBack: linkBack, blockBack: blockBack
         )
-        return (Self.verdicts(on: page).verdict(colours) { Self.colourVerdict(colours) }, colours)
+        return (Self.verdicts(on: page).verdict(ColourKey(colours: colours, colourOnly: false)) { Self.colourVerdict(colours) }, colours)
     }
 
     private static func colourVerdict(_ colours: Colours) -> CheckResult {
@@ -153,22 +154,16 @@ public struct LinkInTextBlockRule: Rule {
         .borderBottomStyle, .borderBottomWidth, .borderBottomColor, .outlineStyle, .content,
     ])
 
-    /// Verdicts on styling by the style nodes of the link and of its block: a verdict reads their
-    /// computed values alone, which their nodes decide, and a page's links come in a handful of
-    /// such pairs. Deciding it for each link was a tenth of the rule's cost on javadoc (callgrind).
-    private final class StyleVerdicts {
-        private var verdicts: [UInt64: CheckOutcome] = [:]
-
-        func verdict(_ linkNode: Int, _ blockNode: Int, _ make: () -> CheckOutcome) -> CheckOutcome {
-            let key = UInt64(UInt32(truncatingIfNeeded: linkNode)) << 32 | UInt64(UInt32(truncatingIfNeeded: blockNode))
-            if let known = verdicts[key] { return known }
-            let verdict = make()
-            verdicts[key] = verdict
-            return verdict
-        }
+    /// A verdict on styling reads the computed values of the link and of its block alone, which
+    /// their style nodes decide.
+    private struct StyleNodes: Hashable {
+        let link: Int
+        let block: Int
     }
 
-    private static func styleVerdicts(on page: PageContext) -> StyleVerdicts { page.memo("link-in-text-block.styles") { StyleVerdicts() } }
+    private static func styleVerdicts(on page: PageContext) -> Verdicts<StyleNodes, CheckOutcome> {
+        page.memo("link-in-text-block.styles") { Verdicts() }
+    }
 
     /// Whether the link's own styling differs from its block's in a way that shows without colour.
     private func styleDifference(_ link: Element, _ block: Element, _ styles: ComputedStyles) -> CheckOutcome {
