@@ -84,7 +84,8 @@ public struct LinkExtractor: Sendable {
             switch element.localName {
             case "a", "area":
                 guard let href = element.attribute(.href) else { continue }
-                let isNoFollow = Self.tokens(element.attribute(Self.rel) ?? "").contains("nofollow")
+                // Most links have no rel: no token set is made for them.
+                let isNoFollow = element.attribute(Self.rel).map { Self.tokens($0).contains("nofollow") } ?? false
                 references.append((href, element.localName == "a" ? .anchor : .area, element.line, isNoFollow))
             case "iframe", "frame":
                 guard followsFrames, element.isHTML, let src = element.attribute("src") else { continue }

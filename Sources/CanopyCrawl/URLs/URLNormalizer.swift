@@ -79,9 +79,15 @@ public struct URLNormalizer: Sendable, Hashable {
             path = Array(pathPart)
         } else {
             // Merge (RFC 3986 §5.2.3): the base path up to its last "/", then the reference.
-            let basePath = Array(base.path.utf8)
-            let lastSlash = basePath.lastIndex(of: UInt8(ascii: "/")) ?? 0
-            path = Array(basePath[...lastSlash]) + pathPart
+            var basePath = base.path
+            path = basePath.withUTF8 { basePath in
+                let lastSlash = basePath.lastIndex(of: UInt8(ascii: "/")) ?? 0
+                var merged: [UInt8] = []
+                merged.reserveCapacity(lastSlash + 1 + pathPart.count)
+                merged.append(contentsOf: basePath[...lastSlash])
+                merged.append(contentsOf: pathPart)
+                return merged
+            }
         }
         return CrawlURL(
             scheme: base.scheme, host: base.host, port: base.port,
@@ -196,11 +202,23 @@ public struct URLNormalizer: Sendable, Hashable {
     /// Backslashes as slashes, percent-encoding normalized, dot segments removed
     /// (after decoding, so "%2e%2E" counts as ".."), and "/" for an empty path.
     static func normalizedPath(_ raw: [UInt8]) -> String {
-        var bytes = raw
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "\\") { bytes[index] = UInt8(ascii: "/") }
-        var encoded = PercentEncoding.normalize(bytes, as: .path)
+        var encoded: [UInt8]
+        if raw.allSatisfy(isKeptAsWritten) {
+            // Most links' paths: nothing to turn, decode or encode, so no copy of them is made.
+            encoded = raw
+        } else {
+            var bytes = raw
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "\\") { bytes[index] = UInt8(ascii: "/") }
+            encoded = PercentEncoding.normalize(bytes, as: .path)
+        }
         if encoded.first != UInt8(ascii: "/") { encoded.insert(UInt8(ascii: "/"), at: 0) }
         return String(decoding: removingDotSegments(encoded), as: UTF8.self)
+    }
+
+    /// A byte of a path that its normal form keeps as it is: printable ASCII that is no escape's
+    /// "%", no backslash and not in the path's percent-encode set.
+    private static func isKeptAsWritten(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "\\") && !PercentEncoding.Component.path.mustEncode(byte)
     }
 
     /// RFC 3986 §5.2.4 for a path that starts with "/". Every link of every crawled page comes
@@ -218,7 +236,10 @@ public struct URLNormalizer: Sendable, Hashable {
         }
         guard hasDotSegment else { return path }
 
-        var kept: [Range<Int>] = []
+        // The kept segments, each written with the "/" before it, so that ".." takes back the
+        // last one by cutting at the result's last "/": one pass, no list of segments.
+        var result: [UInt8] = []
+        result.reserveCapacity(path.count)
         var start = 1
         while true {
             var end = start
@@ -226,23 +247,18 @@ public struct URLNormalizer: Sendable, Hashable {
             let isLast = end == path.count
             switch end - start {
             case 1 where path[start] == dot:
-                if isLast { kept.append(end..<end) }
+                if isLast { result.append(slash) }
             case 2 where path[start] == dot && path[start + 1] == dot:
-                if !kept.isEmpty { kept.removeLast() }
-                if isLast { kept.append(end..<end) }
+                if let lastKept = result.lastIndex(of: slash) { result.removeSubrange(lastKept...) }
+                if isLast { result.append(slash) }
             default:
-                kept.append(start..<end)
+                result.append(slash)
+                result.append(contentsOf: path[start..<end])
             }
             if isLast { break }
             start = end + 1
         }
-        var result: [UInt8] = [slash]
-        result.reserveCapacity(path.count)
-        for (index, range) in kept.enumerated() {
-            if index > 0 { result.append(slash) }
-            result.append(contentsOf: path[range])
-        }
-        return result
+        return result.isEmpty ? [slash] : result
     }
 
     /// Percent-encoding normalized, empty parameters and stripped names dropped,
