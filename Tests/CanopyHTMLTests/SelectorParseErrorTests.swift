@@ -178,6 +178,20 @@ struct SelectorParseErrorTests {
         }
     }
 
+    /// The byte-by-byte escape of ASCII identifiers is the scalar-by-scalar one, whatever the
+    /// bytes: controls, DEL, digits and hyphens first and second, punctuation.
+    @Test func asciiEscapeMatchesTheScalarEscape() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x01, 0x09, 0x1F, 0x7F, 0x20] + Array("-_09aZ.:#[]\"'\\/{}%".utf8)
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...5, using: &generator)
+            let text = String(decoding: (0..<count).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+            #expect(CSSSyntax.escapedASCIIIdentifier(text) == CSSSyntax.escapedIdentifierByScalars(text), "\(Array(text.utf8))")
+        }
+        #expect(CSSSyntax.escapedASCIIIdentifier("a\u{0}b") == nil)
+        #expect(CSSSyntax.escapedASCIIIdentifier("é") == nil)
+    }
+
     /// Valid edge cases that a too-strict parser would refuse.
     static let validSelectors = [
         "*", " div ", "div\n>\tp", "a,b", "a , b", "[a]", "[ a ]", "[a='']", "[a=\"\"]", "[a=b i]", "[a=\"b\"i]",
