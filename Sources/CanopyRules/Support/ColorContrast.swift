@@ -48,45 +48,74 @@ public struct ColorContrast: Sendable {
         if name == "select", !element.descendants.contains(where: { $0.localName == "option" }) { return false }
         if name == "input", textlessInputTypes.contains((element.attribute("type") ?? "text").lowercased()) { return false }
         // Without anything that disables, no control is disabled, nor is its label or name.
-        if model.mayDisable, labelsDisabledControl(element, on: page) || namesOnlyDisabledControls(element, on: page) { return false }
+        if model.mayDisable, DisabledControlTexts.of(page).exempts(element, on: page) { return false }
         if ContrastFacts.of(page).isClippedAway(element) { return false }
         guard let size = page.styles.fontSize(of: element) else { return true }  // unknown size: decided as incomplete
         return size > 0
     }
 
-    /// Text of a label whose control is disabled is greyed out on purpose (WCAG exempts it).
-    private static func labelsDisabledControl(_ element: Element, on page: PageContext) -> Bool {
-        // The labels of disabled controls, found once per page, as the position ranges of their
-        // subtrees. Most pages have none; javadoc's has one, and climbing from every text element
-        // to look for a wrapping label cost more than the rest of the rule's applicability.
-        let labelsOfDisabled = page.memo("color-contrast.labelsOfDisabledControls") { () -> [Range<Int>] in
+    /// Text greyed out on purpose because it labels or names disabled controls (WCAG exempts it),
+    /// found once per page: most pages have none, and then no text element looks further.
+    private final class DisabledControlTexts {
+        /// The subtrees (position ranges) of the labels of disabled controls.
+        let labelsOfDisabled: [Range<Int>]
+        /// For each id some aria-labelledby names: whether every element naming it is disabled;
+        /// empty when no id is named by disabled controls alone.
+        let labelledbyDisabled: [String: Bool]
+
+        static func of(_ page: PageContext) -> DisabledControlTexts {
+            // One page memo for both facts: each is asked of every text element of the page.
+            page.memo("color-contrast.disabledControlTexts") { DisabledControlTexts(page) }
+        }
+
+        private init(_ page: PageContext) {
+            // Climbing from every text element to look for a wrapping label cost more than the
+            // rest of the rule's applicability; javadoc's pages have one disabled control.
             let hasDisabledField = ["input", "select", "textarea"].contains {
                 page.document.elements(named: $0).contains(where: page.accessibility.isDisabled)
             }
-            guard hasDisabledField else { return [] }
-            return page.document.elements(named: "label").filter { labelsDisabledControl(label: $0, on: page) }
-                .map { $0.position..<$0.descendants.endIndex }
+            labelsOfDisabled = hasDisabledField
+                ? page.document.elements(named: "label").filter { Self.labelsDisabledControl(label: $0, on: page) }
+                    .map { $0.position..<$0.descendants.endIndex }
+                : []
+            labelledbyDisabled = Self.labelledbyDisabled(on: page)
         }
-        guard labelsOfDisabled.contains(where: { $0.contains(element.position) }),
-            let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element)
-        else { return false }
-        return labelsOfDisabled.contains { $0.lowerBound == label.position }
-    }
 
-    private static func labelsDisabledControl(label: Element, on page: PageContext) -> Bool {
-        if let id = label.attribute("for"), let control = page.document.element(withID: id), page.accessibility.isDisabled(control) {
-            return true
+        func exempts(_ element: Element, on page: PageContext) -> Bool {
+            labelsDisabledControl(element, on: page) || namesOnlyDisabledControls(element)
         }
-        let control = label.descendants.first { ["input", "select", "textarea"].contains($0.localName) }
-        return control.map { page.accessibility.isDisabled($0) } ?? false
-    }
 
-    /// Text that names, through aria-labelledby, only controls that are disabled.
-    private static func namesOnlyDisabledControls(_ element: Element, on page: PageContext) -> Bool {
-        // For each id some aria-labelledby names: whether every element naming it is disabled.
-        // Built once per page: a page where 100,000 elements name one id must not cost each
-        // text element a scan of all of them.
-        let disabledByID = page.memo("color-contrast.labelledbyDisabled") { () -> [String: Bool] in
+        /// Text of a label whose control is disabled.
+        private func labelsDisabledControl(_ element: Element, on page: PageContext) -> Bool {
+            guard labelsOfDisabled.contains(where: { $0.contains(element.position) }),
+                let label = element.isHTML && element.localName == "label" ? element : page.accessibility.wrappingLabel(of: element)
+            else { return false }
+            return labelsOfDisabled.contains { $0.lowerBound == label.position }
+        }
+
+        private static func labelsDisabledControl(label: Element, on page: PageContext) -> Bool {
+            if let id = label.attribute("for"), let control = page.document.element(withID: id), page.accessibility.isDisabled(control) {
+                return true
+            }
+            let control = label.descendants.first { ["input", "select", "textarea"].contains($0.localName) }
+            return control.map { page.accessibility.isDisabled($0) } ?? false
+        }
+
+        /// Text that names, through aria-labelledby, only controls that are disabled.
+        private func namesOnlyDisabledControls(_ element: Element) -> Bool {
+            guard !labelledbyDisabled.isEmpty else { return false }
+            var named = false
+            for box in [element] + Array(element.ancestors) {
+                guard let id = box.id, let allDisabled = labelledbyDisabled[id] else { continue }
+                guard allDisabled else { return false }
+                named = true
+            }
+            return named
+        }
+
+        /// Built once per page: a page where 100,000 elements name one id must not cost each text
+        /// element a scan of all of them.
+        private static func labelledbyDisabled(on page: PageContext) -> [String: Bool] {
             let controls = page.document.elements(withAttribute: "aria-labelledby")
             let disabled = controls.map(page.accessibility.isDisabled)
             // Without a disabled control, no id is named only by disabled ones (javadoc names
@@ -101,14 +130,6 @@ public struct ColorContrast: Sendable {
             // Without an id named only by disabled controls, no text can be.
             return table.values.contains(true) ? table : [:]
         }
-        guard !disabledByID.isEmpty else { return false }
-        var named = false
-        for box in [element] + Array(element.ancestors) {
-            guard let id = box.id, let allDisabled = disabledByID[id] else { continue }
-            guard allDisabled else { return false }
-            named = true
-        }
-        return named
     }
 
     static func clipsOverflow(_ box: Element, _ styles: ComputedStyles) -> Bool {
