@@ -22,6 +22,8 @@ public struct ColorContrastRule: ContrastRule {
 
     public let examples = RuleExamples(
         passing: [
+            // The list item's own text is only the separator after its link: the link alone is checked.
+            #"<ul><li style="color: #ccc"><a href="/summary" style="color: #000">Summary</a>&nbsp;|&nbsp;</li></ul>"#,
             #"<p style="color: #595959; background: white">Grey on white, 7:1</p>"#,
             #"<p style="color: #767676">Grey on the white canvas, 4.54:1</p>"#,
             #"<h1 style="color: #949494; font-size: 24px">Large text needs only 3:1</h1>"#,
@@ -35,6 +37,8 @@ public struct ColorContrastRule: ContrastRule {
             RuleExample(#"<div style="background: #333"><a href="/" style="color: #555">Dark on dark</a></div>"#, at: "a"),
             // Positioned, but nothing else on the page paints: only the canvas can lie under it.
             RuleExample(#"<p style="color: #aaa; position: absolute; top: 2em">Placed anywhere over white</p>"#, at: "p"),
+            // Separators with a space between them are text to axe, punctuation measured as any text.
+            RuleExample(#"<p style="color: #ccc">| |</p>"#, at: "p"),
         ],
         incomplete: [
             RuleExample(#"<div style="background: url(photo.jpg)"><p style="color: white">Over a photo</p></div>"#, at: "p"),
@@ -56,12 +60,16 @@ public struct ColorContrastRule: ContrastRule {
             ),
             // Styles that only layout decides: the page is left for review as a whole, on its root.
             RuleExample(#"<style>@container (min-width: 30em) { p { color: #ccc } }</style><p>Pale in a wide container</p>"#, at: "html"),
+            // Icon-font and symbol characters alone (a private use character, a star): a person judges them.
+            RuleExample(#"<p style="color: #ccc">&#xE001; &#x2605;</p>"#, at: "p"),
         ],
         inapplicable: [
             #"<p style="display: none; color: #eee">Not rendered</p>"#,
             #"<button disabled style="color: #ccc">Disabled</button>"#,
             #"<input type="checkbox">"#,
             #"<p>   </p>"#,
+            // A lone separator, no-break spaces around it, is no text of the element's own.
+            #"<p style="color: #ccc">&nbsp;|&nbsp;</p>"#,
             // A script that attaches no shadow root leaves the empty element empty as far as Canopy can see.
             #"<p id="later" style="color: #aaa"></p><script>document.getElementById("later").hidden = true</script>"#,
         ]

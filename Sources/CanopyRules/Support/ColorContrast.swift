@@ -35,8 +35,81 @@ public struct ColorContrast: Sendable {
         }
     }
 
-    private static func hasOwnText(_ element: Element) -> Bool {
-        element.containsTextChild(whereBytes: { !isOnlyPunctuationOrEmoji(utf8: $0) })
+    /// Whether the element's own text (its text children joined, whitespace folded and trimmed)
+    /// keeps something once emoji and the punctuation axe strips are taken out, as axe's
+    /// color-contrast-matches asks. A space between two such characters is kept ("| |" has
+    /// text), a lone separator is not (javadoc's "&nbsp;|&nbsp;" between its sub-navigation links).
+    static func hasOwnText(_ element: Element) -> Bool {
+        // Most elements' own text is ASCII (often only the whitespace between tags): read in place,
+        // without folding it into a string.
+        var scan = ASCIIOwnTextScan()
+        let settled = element.containsTextChild(whereBytes: { scan.settles($0) })
+        if let verdict = scan.verdict(settled: settled) { return verdict }
+        return !isOnlyStrippedText(RunningText.sanitized(utf8: element.utf8OfTextChildren))
+    }
+
+    /// `hasOwnText` of ASCII text (and no-break spaces, `&nbsp;`) read a piece at a time: a
+    /// character that is neither whitespace nor stripped keeps something, and so does a space
+    /// between two runs of stripped characters (the folded text keeps it). Other text stays
+    /// undecided for the folded text to tell.
+    struct ASCIIOwnTextScan {
+        private var runs = 0
+        private var inRun = false
+        private var sawNonASCII = false
+        /// The lead byte of a no-break space (C2 A0) was just read.
+        private var afterC2 = false
+
+        /// Reads the next piece; true once the answer is known (text kept, or other non-ASCII text).
+        mutating func settles(_ bytes: some Collection<UInt8>) -> Bool {
+            for byte in bytes {
+                if afterC2 {
+                    afterC2 = false
+                    guard byte == 0xA0 else {
+                        sawNonASCII = true
+                        return true
+                    }
+                    inRun = false
+                    continue
+                }
+                switch byte {
+                case 0x09...0x0D, 0x20:
+                    inRun = false
+                case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
+                    if !inRun {
+                        inRun = true
+                        runs += 1
+                        if runs > 1 { return true }
+                    }
+                case 0xC2:
+                    afterC2 = true
+                case 0x80...:
+                    sawNonASCII = true
+                    return true
+                default:  // letters, digits, other controls, DEL
+                    return true
+                }
+            }
+            return false
+        }
+
+        /// Whether the text keeps something, or nil when a non-ASCII byte leaves it to the folded text.
+        func verdict(settled: Bool) -> Bool? {
+            sawNonASCII || afterC2 ? nil : settled
+        }
+    }
+
+    /// Folded text that is empty, or all emoji and the punctuation axe strips before it calls
+    /// text real: ASCII punctuation and symbols, ±, £, ¢, ¥, § and €, and the General and
+    /// Supplemental Punctuation blocks.
+    static func isOnlyStrippedText(_ folded: String) -> Bool {
+        folded.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: return true
+            case 0xA2, 0xA3, 0xA5, 0xA7, 0xB1, 0x20AC: return true
+            case 0x2000...0x206F, 0x2E00...0x2E7F: return true
+            default: return scalar.properties.isEmojiPresentation
+            }
+        }
     }
 
     static func applies(to element: Element, on page: PageContext) -> Bool {
@@ -196,9 +269,9 @@ public struct ColorContrast: Sendable {
                 "A script of the page attaches a shadow root to \(host == element ? "this element" : Self.describe(host)): what it shows, and in which colours, is known only once the script runs."
             )
         }
-        // A letter or digit of the element's own text rules out an icon font, read in place: the
-        // folded text, a string, is made only when none has one (and for the few that fail).
-        if !element.containsTextChild(whereBytes: { $0.contains(where: Self.isASCIIAlphanumeric) }) {
+        // A printable ASCII character of the element's own text rules out icons alone, read in
+        // place: the folded text, a string, is made only when none has one.
+        if !element.containsTextChild(whereBytes: { $0.contains(where: { $0 > 0x20 && $0 < 0x80 }) }) {
             let text = Self.visibleText(of: element)
             if !text.isEmpty, Self.isOnlyNonBMP(text) {
                 return undecided("nonBmp", "The text is only icon-font or symbol characters, whose contrast a person must judge.")
@@ -378,38 +451,45 @@ public struct ColorContrast: Sendable {
         RunningText.sanitized(utf8: element.utf8OfTextChildren)
     }
 
-    /// Icon fonts use the private use areas; emoji are outside the basic plane; symbols
-    /// (currency, arrows, dingbats) and punctuation are not words to read.
+    /// Text that is icons and symbols alone, as axe's check tells it: at least one character of
+    /// the blocks axe counts as such (icon fonts' private use areas, currency, letterlike
+    /// symbols, number forms, arrows, mathematical operators, technical symbols, box drawing,
+    /// shapes, dingbats…, and format characters), and nothing else but whitespace. Punctuation
+    /// such as "|" or ", " is text whose contrast axe measures, and so does Canopy.
     static func isOnlyNonBMP(_ text: String) -> Bool {
-        if text.utf8.contains(where: isASCIIAlphanumeric) { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            let category = scalar.properties.generalCategory
-            return scalar.properties.isWhitespace || scalar.value > 0xFFFF || (0xE000...0xF8FF).contains(scalar.value)
-                || category == .currencySymbol || category == .otherSymbol || category == .mathSymbol || category == .modifierSymbol
-                || category.isPunctuation
+        var hasIcon = false
+        for scalar in text.unicodeScalars {
+            if isIconCharacter(scalar) {
+                hasIcon = true
+            } else if !isScriptWhitespace(scalar) {
+                return false
+            }
+        }
+        return hasIcon
+    }
+
+    /// axe's "non-BMP" sets: the BMP blocks it names, the supplementary private use planes, and
+    /// the format characters (Cf) it lists.
+    private static func isIconCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1D00...0x1DFF, 0x20A0...0x20FF, 0x2100...0x27BF, 0xE000...0xF8FF, 0xF0000...0xFFFFF: return true
+        case 0xAD, 0x600...0x605, 0x61C, 0x6DD, 0x70F, 0x8E2, 0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064,
+             0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB, 0x110BD, 0x110CD, 0x13430...0x13438, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A,
+             0xE0001, 0xE0020...0xE007F:
+            return true
+        default: return false
         }
     }
 
-    static func isOnlyPunctuationOrEmoji(utf8 bytes: some Collection<UInt8>) -> Bool {
-        // A letter or digit settles it without asking Unicode about every character; so does a
-        // table for ASCII (most such text is the whitespace between tags).
-        if bytes.contains(where: isASCIIAlphanumeric) { return false }
-        if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.allSatisfy { asciiPunctuationOrSpace[Int($0)] } }
-        return String(decoding: bytes, as: UTF8.self).unicodeScalars.allSatisfy(isPunctuationSpaceOrEmoji)
+    /// What a script's `\s` and `trim()` take for whitespace, which axe's text folding removes.
+    private static func isScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: return true
+        default: return false
+        }
     }
-
-    private static func isPunctuationSpaceOrEmoji(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace || scalar.properties.generalCategory.isPunctuation || scalar.properties.isEmojiPresentation
-    }
-
-    /// `isPunctuationSpaceOrEmoji` of each ASCII character, asked once.
-    private static let asciiPunctuationOrSpace: [Bool] = (0..<128).map { isPunctuationSpaceOrEmoji(Unicode.Scalar(UInt8($0))) }
 
     private static func describe(_ element: Element) -> String { "<\(element.localName)>" }
-
-    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
 
     /// Whole numbers bare, others to two decimals without a final zero ("4.5", "2.57"). By hand:
     /// `String(format:)` and a regular expression for each number were a tenth of the rule's time.
