@@ -100,14 +100,17 @@ public struct ColorContrast: Sendable {
 
     /// Folded text that is empty, or all emoji and the punctuation axe strips before it calls
     /// text real: ASCII punctuation and symbols, ±, £, ¢, ¥, § and €, and the General and
-    /// Supplemental Punctuation blocks.
+    /// Supplemental Punctuation blocks. Emoji as axe's emoji pattern has them, text presentation
+    /// included (©, ™, ↔), but not the ASCII digits, `#` and `*` that only start a keycap.
     static func isOnlyStrippedText(_ folded: String) -> Bool {
         folded.unicodeScalars.allSatisfy { scalar in
             switch scalar.value {
             case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: return true
             case 0xA2, 0xA3, 0xA5, 0xA7, 0xB1, 0x20AC: return true
             case 0x2000...0x206F, 0x2E00...0x2E7F: return true
-            default: return scalar.properties.isEmojiPresentation
+            case 0xFE0F: return true  // the emoji presentation selector
+            case 0...0x7F: return false
+            default: return scalar.properties.isEmoji
             }
         }
     }
