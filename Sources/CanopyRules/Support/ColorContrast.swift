@@ -43,8 +43,8 @@ public struct ColorContrast: Sendable {
         // Most elements' own text is ASCII (often only the whitespace between tags): read in place,
         // without folding it into a string.
         var scan = ASCIIOwnTextScan()
-        let settled = element.containsTextChild(whereBytes: { scan.settles($0) })
-        if let verdict = scan.verdict(settled: settled) { return verdict }
+        _ = element.containsTextChild(whereBytes: { scan.settles($0) })
+        if let verdict = scan.verdict { return verdict }
         return !isOnlyStrippedText(RunningText.sanitized(utf8: element.utf8OfTextChildren))
     }
 
@@ -55,9 +55,14 @@ public struct ColorContrast: Sendable {
     struct ASCIIOwnTextScan {
         private var runs = 0
         private var inRun = false
+        private var keeps = false
         private var sawNonASCII = false
         /// The lead byte of a no-break space (C2 A0) was just read.
         private var afterC2 = false
+
+        /// Whether the text read keeps something, or nil when a non-ASCII byte leaves it to the
+        /// folded text.
+        var verdict: Bool? { sawNonASCII || afterC2 ? nil : keeps }
 
         /// Reads the next piece; true once the answer is known (text kept, or other non-ASCII text).
         mutating func settles(_ bytes: some Collection<UInt8>) -> Bool {
@@ -74,27 +79,26 @@ public struct ColorContrast: Sendable {
                 switch byte {
                 case 0x09...0x0D, 0x20:
                     inRun = false
-                case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
-                    if !inRun {
-                        inRun = true
-                        runs += 1
-                        if runs > 1 { return true }
-                    }
                 case 0xC2:
                     afterC2 = true
                 case 0x80...:
                     sawNonASCII = true
                     return true
+                case _ where CuratedText.isPunctuation(Unicode.Scalar(byte)):
+                    if !inRun {
+                        inRun = true
+                        runs += 1
+                        if runs > 1 {
+                            keeps = true
+                            return true
+                        }
+                    }
                 default:  // letters, digits, other controls, DEL
+                    keeps = true
                     return true
                 }
             }
             return false
-        }
-
-        /// Whether the text keeps something, or nil when a non-ASCII byte leaves it to the folded text.
-        func verdict(settled: Bool) -> Bool? {
-            sawNonASCII || afterC2 ? nil : settled
         }
     }
 
@@ -104,14 +108,8 @@ public struct ColorContrast: Sendable {
     /// included (©, ™, ↔), but not the ASCII digits, `#` and `*` that only start a keycap.
     static func isOnlyStrippedText(_ folded: String) -> Bool {
         folded.unicodeScalars.allSatisfy { scalar in
-            switch scalar.value {
-            case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: return true
-            case 0xA2, 0xA3, 0xA5, 0xA7, 0xB1, 0x20AC: return true
-            case 0x2000...0x206F, 0x2E00...0x2E7F: return true
-            case 0xFE0F: return true  // the emoji presentation selector
-            case 0...0x7F: return false
-            default: return scalar.properties.isEmoji
-            }
+            if CuratedText.isPunctuation(scalar) || scalar == "\u{FE0F}" { return true }  // FE0F: the emoji presentation selector
+            return !scalar.isASCII && scalar.properties.isEmoji
         }
     }
 
@@ -471,11 +469,11 @@ public struct ColorContrast: Sendable {
         return hasIcon
     }
 
-    /// axe's "non-BMP" sets: the BMP blocks it names, the supplementary private use planes, and
-    /// the format characters (Cf) it lists.
+    /// axe's "non-BMP" sets: the symbol blocks and private use areas curated text drops too, and
+    /// the format characters (Cf) axe lists.
     private static func isIconCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        if CuratedText.isNonTextSymbol(scalar) { return true }
         switch scalar.value {
-        case 0x1D00...0x1DFF, 0x20A0...0x20FF, 0x2100...0x27BF, 0xE000...0xF8FF, 0xF0000...0xFFFFF: return true
         case 0xAD, 0x600...0x605, 0x61C, 0x6DD, 0x70F, 0x8E2, 0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064,
              0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB, 0x110BD, 0x110CD, 0x13430...0x13438, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A,
              0xE0001, 0xE0020...0xE007F:

@@ -47,7 +47,7 @@ enum CuratedText {
     /// The blocks axe-core strips as non-text: phonetic extensions and combining marks for
     /// symbols, currency signs, letter-like symbols through dingbats, and the private use areas
     /// icon fonts draw from.
-    private static func isNonTextSymbol(_ scalar: Unicode.Scalar) -> Bool {
+    static func isNonTextSymbol(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x1D00...0x1DFF, 0x20A0...0x20FF, 0x2100...0x27BF, 0xE000...0xF8FF, 0xF0000...0xFFFFF: true
         default: false
@@ -55,11 +55,12 @@ enum CuratedText {
     }
 
     /// axe-core's punctuation: every printable ASCII character that is not a letter, digit or
-    /// space, the General and Supplemental Punctuation blocks, and £ ¢ ¥ § ±.
-    private static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+    /// space, the General and Supplemental Punctuation blocks, and £ ¢ ¥ § ± € (€ is among the
+    /// symbols too, which curation drops alike).
+    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E, 0x2000...0x206F, 0x2E00...0x2E7F,
-            0xA2, 0xA3, 0xA5, 0xA7, 0xB1:
+            0xA2, 0xA3, 0xA5, 0xA7, 0xB1, 0x20AC:
             true
         default: false
         }
