@@ -655,9 +655,23 @@ public struct TargetSelectorGenerator: Sendable {
 
         // MARK: Checking paths
 
+        /// How many elements a ` > ` path matches (`evaluatedMatchCount`), once per path: the
+        /// links of a table's rows climb through the same `.col-last > a` one after another, and
+        /// evaluating it again for each was a sixth of a page's selectors (callgrind).
+        private func matchCount(of chain: [Piece]) -> Int? {
+            let path = chain.map(\.text)
+            if let known = pathMatchCounts[path] { return known }
+            let count = evaluatedMatchCount(of: chain)
+            pathMatchCounts[path] = .some(count)
+            return count
+        }
+
+        /// Match counts by the texts of their paths' pieces (a piece's text is its selector).
+        private var pathMatchCounts: [[String]: Int?] = [:]
+
         /// How many elements a ` > ` path matches, evaluated from the left; nil when finding out
         /// would cost more than the shortening is worth (the path then just grows by a level).
-        private func matchCount(of chain: [Piece]) -> Int? {
+        private func evaluatedMatchCount(of chain: [Piece]) -> Int? {
             let maximumStarts = 256
             var budget = 4096
             let starts = chain[0].keys.flatMap { matches(of: $0) }
