@@ -88,8 +88,12 @@ public final class SQLiteDatabase {
         // cache): at 8 MB the styled java.base crawl peaked at 119-122 MB, at 2 MB (SQLite's
         // default) 111-113 MB, against 100-106 MB unstyled. The price is reads from the OS's
         // cache, a few microseconds each on the store's own thread: 104,000 preads for that crawl
-        // instead of 72,000, and no change in its time.
-        try execute("PRAGMA cache_size = -2048")
+        // instead of 72,000, and no change in its time. At 1 MB (with `StoredOnce.limit` lowered,
+        // which alone moved no peak) the styled crawl peaks 2-3 MB lower again, 89.6 MB against
+        // 91.9 at the median of eight runs each on a slower host, the unstyled peak where it was;
+        // for 114,000 preads and 104,000 writes instead of 80,000 and 79,000, and no change in CPU
+        // time those runs could show (21.0 s both).
+        try execute("PRAGMA cache_size = -1024")
     }
 
     deinit {
