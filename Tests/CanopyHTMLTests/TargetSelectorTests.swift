@@ -178,6 +178,26 @@ struct TargetSelectorTests {
         try expectEveryElementTargetedExactly(document, label: "short paths")
     }
 
+    @Test func pathsThatStartAlikeAreCountedEachForItself() throws {
+        // `.c > i` matches two elements and `.c > b` one: a session that has counted the first
+        // must still find the second unique, whatever it asked before.
+        let document = selectorTestDocument("""
+            <html><body>
+            <section><div class="c"><i>1</i></div></section>
+            <section><div class="c"><i>2</i><b>3</b></div></section>
+            <section><b>4</b></section>
+            </body></html>
+            """)
+        let italic = document.querySelectorAll(try SelectorList("i"))
+        let bold = document.querySelectorAll(try SelectorList("b"))
+        let session = TargetSelectorGenerator().session(for: document)
+        #expect(session.selector(for: italic[0]) == "body > section:nth-child(1) > .c > i")
+        #expect(session.selector(for: italic[1]) == "body > section:nth-child(2) > .c > i")
+        #expect(session.selector(for: bold[0]) == ".c > b")
+        #expect(TargetSelectorGenerator().selector(for: bold[0]) == ".c > b")
+        try expectEveryElementTargetedExactly(document, label: "paths alike")
+    }
+
     @Test func svgElementsKeepTheirCase() throws {
         let document = selectorTestDocument("""
             <html><body>
