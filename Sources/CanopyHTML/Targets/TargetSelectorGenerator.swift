@@ -646,7 +646,12 @@ public struct TargetSelectorGenerator: Sendable {
             let counts = childCounts(of: parent)
             let count = { (key: FeatureKey) in Int(counts[key.hash] ?? 0) }
             let tag = tagPiece(for: element)
-            var candidates = isUniqueAmongSiblings(tag, of: element) ? [tag] : []
+            let tagIsUnique = isUniqueAmongSiblings(tag, of: element)
+            // A class piece takes two characters at least (`.x`) and an attribute piece six
+            // (`[x=""]`), and `shortest` keeps the tag of equally short pieces: a unique tag of
+            // one or two characters (javadoc's failing links) wins without the others being made.
+            if tagIsUnique, let length = tag.plainLength, length <= 2 { return tag }
+            var candidates = tagIsUnique ? [tag] : []
             candidates += classPieces(for: element) { count($0) == 1 }
             candidates += attributePieces(for: element) { count($0) + count($1) == 1 }
             // `shortest` keeps the first of equally short pieces: tag, then class, then attribute.
