@@ -62,12 +62,18 @@ public struct TargetSelectorGenerator: Sendable {
         private var indexedAttributes: Set<String> = []
         /// Per parent node: how many children each feature matches.
         private var childFeatureCounts: [Int: PrehashedTable<Int32>] = [:]
-        /// Per node: its document-unique piece, if any (ancestors are asked again for every descendant).
-        private var documentUniquePieces: [Int: Piece?] = [:]
-        private var siblingUniquePieces: [Int: Piece] = [:]
+        /// Per node: the number in `chosenPieces` of its document-unique piece (-1: it has none),
+        /// and of its sibling-unique piece; ancestors are asked again for every descendant. By
+        /// number, each piece kept once: pieces held by node were 4.7 MB of javadoc's index page
+        /// with 8,241 failing links while its findings were described (massif), most of them the
+        /// same few (the links' `a`).
+        private var documentUniquePieces: [Int32: Int32] = [:]
+        private var siblingUniquePieces: [Int32: Int32] = [:]
+        private var chosenPieces: [Piece] = []
+        private var chosenPieceNumbers: [String: Int32] = [:]
         /// Per node: 1-based position among its parent's element children, filled a parent at a
         /// time so that long lists cost linear, not quadratic, time.
-        private var childPositions: [Int: Int] = [:]
+        private var childPositions: [Int32: Int32] = [:]
 
         public init(document: Document) {
             self.document = document
@@ -426,16 +432,16 @@ public struct TargetSelectorGenerator: Sendable {
         }
 
         private func childPosition(of element: Element) -> Int {
-            if let cached = childPositions[element.node] { return cached }
+            if let cached = childPositions[Int32(element.node)] { return Int(cached) }
             guard let parent = element.parent else { return 1 }
-            var position = 0
+            var position: Int32 = 0
             var child = parent.firstElementChild
             while let current = child {
                 position += 1
-                childPositions[current.node] = position
+                childPositions[Int32(current.node)] = position
                 child = current.nextElementSibling
             }
-            return childPositions[element.node] ?? 1
+            return Int(childPositions[Int32(element.node)] ?? 1)
         }
 
         private func nthChildPiece(for element: Element) -> Piece {
@@ -550,12 +556,28 @@ public struct TargetSelectorGenerator: Sendable {
 
         /// A piece that matches `element` and no other element of the document, or nil.
         private func documentUniquePiece(for element: Element) -> Piece? {
-            if let cached = documentUniquePieces[element.node] { return cached }
-            var piece = findDocumentUniquePiece(for: element)
-            let text = piece?.text
-            piece?.keptText = text
-            documentUniquePieces[element.node] = .some(piece)
-            return piece
+            let node = Int32(element.node)
+            if let number = documentUniquePieces[node] { return number < 0 ? nil : chosenPieces[Int(number)] }
+            guard let piece = findDocumentUniquePiece(for: element) else {
+                documentUniquePieces[node] = -1
+                return nil
+            }
+            let number = keep(piece)
+            documentUniquePieces[node] = number
+            return chosenPieces[Int(number)]
+        }
+
+        /// The number of `piece` in `chosenPieces`, with its text kept, added if no piece of its
+        /// text is there yet (a piece's text is its selector, so pieces of one text are alike).
+        private func keep(_ piece: Piece) -> Int32 {
+            var piece = piece
+            let text = piece.text
+            if let number = chosenPieceNumbers[text] { return number }
+            piece.keptText = text
+            let number = Int32(chosenPieces.count)
+            chosenPieces.append(piece)
+            chosenPieceNumbers[text] = number
+            return number
         }
 
         /// The shortest of `pieces` by the length of its text, the first of equally short ones,
@@ -632,12 +654,11 @@ public struct TargetSelectorGenerator: Sendable {
         /// The shortest piece that matches `element` and none of its siblings; `tag:nth-child(n)`
         /// when nothing else does.
         private func siblingUniquePiece(for element: Element) -> Piece {
-            if let cached = siblingUniquePieces[element.node] { return cached }
-            var piece = findSiblingUniquePiece(for: element)
-            let text = piece.text
-            piece.keptText = text
-            siblingUniquePieces[element.node] = piece
-            return piece
+            let node = Int32(element.node)
+            if let number = siblingUniquePieces[node] { return chosenPieces[Int(number)] }
+            let number = keep(findSiblingUniquePiece(for: element))
+            siblingUniquePieces[node] = number
+            return chosenPieces[Int(number)]
         }
 
         private func findSiblingUniquePiece(for element: Element) -> Piece {
