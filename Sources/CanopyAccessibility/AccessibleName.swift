@@ -488,7 +488,7 @@ struct ProcessedElements {
 
 /// axe's whitespace clean-up of names: non-breaking spaces become spaces, runs of two or more
 /// whitespace characters collapse to one space, and the ends are trimmed.
-enum TextNormalization {
+public enum TextNormalization {
     static func sanitize(_ text: String) -> String {
         if text.isEmpty { return "" }
         if isAlreadyClean(text) { return text }
@@ -542,8 +542,8 @@ enum TextNormalization {
         return !previousWasSpace
     }
 
-    /// JavaScript's `\s`: what axe's regular expressions treat as whitespace.
-    static func isJavaScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    /// JavaScript's `\s` (and what `trim()` removes): what axe's regular expressions treat as whitespace.
+    public static func isJavaScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
             return true

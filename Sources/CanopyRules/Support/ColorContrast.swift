@@ -45,7 +45,7 @@ public struct ColorContrast: Sendable {
         var scan = ASCIIOwnTextScan()
         _ = element.containsTextChild(whereBytes: { scan.settles($0) })
         if let verdict = scan.verdict { return verdict }
-        return !isOnlyStrippedText(RunningText.sanitized(utf8: element.utf8OfTextChildren))
+        return !isOnlyStrippedText(visibleText(of: element))
     }
 
     /// `hasOwnText` of ASCII text (and no-break spaces, `&nbsp;`) read a piece at a time: a
@@ -462,7 +462,7 @@ public struct ColorContrast: Sendable {
         for scalar in text.unicodeScalars {
             if isIconCharacter(scalar) {
                 hasIcon = true
-            } else if !isScriptWhitespace(scalar) {
+            } else if !TextNormalization.isJavaScriptWhitespace(scalar) {
                 return false
             }
         }
@@ -478,14 +478,6 @@ public struct ColorContrast: Sendable {
              0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB, 0x110BD, 0x110CD, 0x13430...0x13438, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A,
              0xE0001, 0xE0020...0xE007F:
             return true
-        default: return false
-        }
-    }
-
-    /// What a script's `\s` and `trim()` take for whitespace, which axe's text folding removes.
-    private static func isScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: return true
         default: return false
         }
     }
