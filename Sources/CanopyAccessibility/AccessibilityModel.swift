@@ -107,8 +107,8 @@ public final class AccessibilityModel {
         var contentSkipped = [Bool](repeating: false, count: count)
         for element in document.elements {
             let position = element.position
-            let parent = element.parent
-            let parentPosition = parent?.position
+            // The parent itself only where it is read: making it retained the document.
+            let parentPosition = element.parentPosition
             let attributes = VisibilityAttributes(attributeFlags[position])
             let styled = sheetsMayHide || attributes.style
             let parentNotRendered = parentPosition.map { notRendered[$0] || contentSkipped[$0] } ?? false
@@ -117,7 +117,7 @@ public final class AccessibilityModel {
             let concealment: ComputedStyles.Concealment = styled || inheritedVisibility ? styles.concealment(of: element) : []
             let unrendered =
                 parentNotRendered || (styled && concealment.contains(.displayNone))
-                || Self.isNeverRendered(element, parent: parent, hasHiddenAttribute: attributes.hidden)
+                || Self.isNeverRendered(element, parentPosition: parentPosition, hasHiddenAttribute: attributes.hidden)
             // `content-visibility: hidden` keeps the element's box but skips its contents.
             contentSkipped[position] = styled && concealment.contains(.contentSkipped)
             let invisible = concealment.contains(.visibilityHidden)
@@ -164,14 +164,15 @@ public final class AccessibilityModel {
     }
 
     /// Elements a browser does not render, from the UA style sheet and the `hidden` attribute.
-    private static func isNeverRendered(_ element: Element, parent: Element?, hasHiddenAttribute: Bool) -> Bool {
+    private static func isNeverRendered(_ element: Element, parentPosition: Int?, hasHiddenAttribute: Bool) -> Bool {
         guard element.isHTML else { return false }
         let name = element.localName
         if isNeverRenderedName(name) { return true }
         if hasHiddenAttribute { return true }
         if name == "input" { return element.attribute("type")?.lowercased() == "hidden" }
         // The content of a closed <details>, except its first <summary>, is not rendered.
-        if let parent, parent.localName == "details", !parent.hasAttribute("open") {
+        if let parentPosition, element.document.localName(atPosition: parentPosition) == "details",
+            case let parent = element.document.element(atPosition: parentPosition), !parent.hasAttribute("open") {
             return !(name == "summary" && parent.children.first { $0.localName == "summary" } == element)
         }
         return false

@@ -69,6 +69,42 @@ public final class Document: Sendable {
         Element(document: self, node: Int(elementNodes[position]))
     }
 
+    /// The position of the parent element of the element at `position` (nil for `<html>`).
+    ///
+    /// For walks up the tree that need only positions: each `Element` made on the way retains
+    /// the document and releases it after, and reference counting is a fifth of a styled
+    /// crawl's CPU time (perf), a third of it on documents (docs/benchmarks.md).
+    public func parentPosition(ofPosition position: Int) -> Int? {
+        let parentNode = storage.nodes[Int(elementNodes[position])].parent
+        guard parentNode >= 0, storage.nodes[Int(parentNode)].kind == .element else { return nil }
+        return Int(elementPositions[Int(parentNode)])
+    }
+
+    /// The position of the first element child of the element at `position`.
+    public func firstChildPosition(ofPosition position: Int) -> Int? {
+        elementPosition(from: storage.nodes[Int(elementNodes[position])].firstChild)
+    }
+
+    /// The position of the next element sibling of the element at `position`.
+    public func nextSiblingPosition(ofPosition position: Int) -> Int? {
+        elementPosition(from: storage.nodes[Int(elementNodes[position])].nextSibling)
+    }
+
+    /// The first element among `node` and its next siblings, by position.
+    private func elementPosition(from node: Int32) -> Int? {
+        var current = node
+        while current >= 0 {
+            if storage.nodes[Int(current)].kind == .element { return Int(elementPositions[Int(current)]) }
+            current = storage.nodes[Int(current)].nextSibling
+        }
+        return nil
+    }
+
+    /// The local name of the element at `position`, without making an `Element`.
+    public func localName(atPosition position: Int) -> String {
+        storage.names[Int(elementNodes[position])]
+    }
+
     /// Document-order positions of the elements whose local name is `name`.
     func elementPositions(named name: String) -> [Int32] {
         let key = NameKey.of(name)

@@ -136,36 +136,39 @@ public final class PageFingerprinter {
     /// ancestor's chain is kept, so the walk up stops at the first ancestor already known.
     private func context(above element: Element, within scope: Element?, _ tables: ScopeTables) -> UInt64 {
         // A buffer kept across calls: an array for each element described was a seventh of this.
-        var pending: [Element] = []
+        var pending: [Int] = []
         swap(&pending, &pendingAncestors)
         defer {
             pending.removeAll(keepingCapacity: true)
             swap(&pending, &pendingAncestors)
         }
         var known: UInt64 = 0
-        var current = element.parent
-        while let ancestor = current, ancestor != scope {
-            if let cached = tables.contexts[ancestor.position - tables.start] {
+        // By position, an `Element` made only for ancestors described: the nearest one is
+        // nearly always known, and making it retained the document for each element (perf).
+        let scopePosition = scope?.position
+        var current = element.parentPosition
+        while let ancestor = current, ancestor != scopePosition {
+            if let cached = tables.contexts[ancestor - tables.start] {
                 known = cached
                 break
             }
             pending.append(ancestor)
-            current = ancestor.parent
+            current = document.parentPosition(ofPosition: ancestor)
         }
         // From the outermost pending ancestor inwards; ancestors that identify nothing pass their chain on.
         for ancestor in pending.reversed() {
-            if let descriptor = contextDescriptor(of: ancestor) {
+            if let descriptor = contextDescriptor(of: document.element(atPosition: ancestor)) {
                 var hasher = StableHasher()
                 hasher.combine(known)
                 hasher.combine(descriptor)
                 known = hasher.value
             }
-            tables.contexts[ancestor.position - tables.start] = known
+            tables.contexts[ancestor - tables.start] = known
         }
         return known
     }
 
-    private var pendingAncestors: [Element] = []
+    private var pendingAncestors: [Int] = []
 
     /// Pages have a few failing tags at most: finding each tag's elements when first asked is
     /// cheaper than sorting the whole page by tag up front.
@@ -390,11 +393,12 @@ public final class PageFingerprinter {
             hasher.combine(element.attribute(.role) ?? "")
             hasher.combine(element.attribute(.type) ?? "")
             var previous: UInt64?
-            // Sibling links rather than `children`, which made an array for each element.
-            var next = element.firstElementChild
+            // Sibling links rather than `children`, which made an array for each element; by
+            // position, as an `Element` for each child retained the document (perf).
+            var next = document.firstChildPosition(ofPosition: position)
             while let child = next {
-                next = child.nextElementSibling
-                guard let childHash = hashes[child.position - root.position], childHash != previous else { continue }
+                next = document.nextSiblingPosition(ofPosition: child)
+                guard let childHash = hashes[child - root.position], childHash != previous else { continue }
                 hasher.combine(childHash)
                 previous = childHash
             }

@@ -56,9 +56,10 @@ public struct RegionRule: Rule {
             let document = page.document
             var insideBody = [Bool](repeating: false, count: document.elementCount)
             // Parents come first in document order, so each element reads its parent's answer.
-            for element in document.elements {
-                guard let parent = element.parent else { continue }
-                insideBody[element.position] = insideBody[parent.position] || parent.localName == "body"
+            // By position, as an `Element` per element and parent retained the document each time.
+            for position in 0..<document.elementCount {
+                guard let parent = document.parentPosition(ofPosition: position) else { continue }
+                insideBody[position] = insideBody[parent] || document.localName(atPosition: parent) == "body"
             }
             var regionless = [Bool](repeating: false, count: document.elementCount)
             for position in RegionScan(page: page).regionlessPositions() { regionless[position] = true }

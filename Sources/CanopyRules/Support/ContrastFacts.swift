@@ -117,10 +117,11 @@ final class ContrastFacts {
         case .known(let own) where own.alpha >= 1:
             result = .known(own)
         case .known(let own):
-            let below = element.parent.map { background(of: $0) } ?? .known(.white)
-            if own.alpha == 0, let parent = element.parent {
+            let parent = element.parentPosition
+            let below = parent.map { background(atPosition: $0) } ?? .known(.white)
+            if own.alpha == 0, let parent {
                 // Most boxes paint nothing: they share their parent's entry instead of a copy.
-                backgroundIndex[element.position] = backgroundIndex[parent.position]
+                backgroundIndex[element.position] = backgroundIndex[parent]
                 return below
             }
             switch below {
@@ -133,14 +134,29 @@ final class ContrastFacts {
         return result
     }
 
+    /// `background(of:)` of an ancestor, made an `Element` only when not known yet: the walks
+    /// up below ask each element's parent, nearly always known, and making the parent retained
+    /// the document each time (perf).
+    private func background(atPosition position: Int) -> ColorContrast.Background {
+        let known = backgroundIndex[position]
+        if known >= 0 { return backgroundValues[Int(known)] }
+        return background(of: styles.document.element(atPosition: position))
+    }
+
     /// The product of the element's and its ancestors' opacity.
     func opacity(of element: Element) -> Double {
         if opacities.isEmpty { opacities = Array(repeating: -1, count: count) }
         let known = opacities[element.position]
         if known >= 0 { return Double(known) }
-        let result = styles.opacity(of: element) * (element.parent.map { opacity(of: $0) } ?? 1)
+        let result = styles.opacity(of: element) * (element.parentPosition.map { opacity(atPosition: $0) } ?? 1)
         opacities[element.position] = Float(result)
         return result
+    }
+
+    private func opacity(atPosition position: Int) -> Double {
+        let known = opacities[position]
+        if known >= 0 { return Double(known) }
+        return opacity(of: styles.document.element(atPosition: position))
     }
 
     /// `color` as the element's text shows it over `background`: faded by the opacity of the
@@ -192,7 +208,7 @@ final class ContrastFacts {
         if transparent.isEmpty { transparent = Array(repeating: 0, count: count) }
         let known = transparent[element.position]
         if known != 0 { return known == 2 }
-        var result = element.parent.map { isTransparent($0) } ?? false
+        var result = element.parentPosition.map { isTransparent(atPosition: $0) } ?? false
         if !result {
             // By style node: it follows from the element's computed values alone.
             result = NodeFacts.flag(&nodeFacts.clipsToNothing, styles.styleNodeNumber(of: element)) {
@@ -204,6 +220,14 @@ final class ContrastFacts {
         }
         transparent[element.position] = result ? 2 : 1
         return result
+    }
+
+    private func isTransparent(atPosition position: Int) -> Bool {
+        // Known only once the opacity was: `isTransparent(_:)` asks it first, and stops at 0.
+        let known = transparent[position]
+        if known != 0 { return known == 2 }
+        if opacities[position] == 0 { return true }
+        return isTransparent(styles.document.element(atPosition: position))
     }
 
     private static func clipsToNothing(_ rect: String) -> Bool {
@@ -226,7 +250,10 @@ final class ContrastFacts {
         }) {
             result = "it sits in <\(element.localName)>, a box of fixed size that hides what overflows"
         } else {
-            result = element.parent.flatMap { fixedClip(around: $0) }
+            result = element.parentPosition.flatMap { parent in
+                let known = fixedClips[parent]
+                return known != -2 ? text(known) : fixedClip(around: styles.document.element(atPosition: parent))
+            }
         }
         fixedClips[element.position] = store(result)
         return result
@@ -240,7 +267,10 @@ final class ContrastFacts {
         if pseudoElements.isEmpty { pseudoElements = Array(repeating: -2, count: count) }
         let known = pseudoElements[element.position]
         if known != -2 { return text(known) }
-        let result = ownPaintedPseudoElement(element) ?? element.parent.flatMap { pseudoElementWithBackground(around: $0) }
+        let result = ownPaintedPseudoElement(element) ?? element.parentPosition.flatMap { parent in
+            let known = pseudoElements[parent]
+            return known != -2 ? text(known) : pseudoElementWithBackground(around: styles.document.element(atPosition: parent))
+        }
         pseudoElements[element.position] = store(result)
         return result
     }

@@ -284,18 +284,20 @@ public final class ComputedStyles {
         }
         chain.append(element.position)
         var parentNode: Int32 = -1
-        var current = element.parent
+        // By position: an `Element` for each ancestor retained and released the document.
+        var current = element.parentPosition
         while let ancestor = current {
-            let node = nodeOfElement[ancestor.position]
+            let node = nodeOfElement[ancestor]
             if node >= 0 {
                 parentNode = node
                 break
             }
-            chain.append(ancestor.position)
-            current = ancestor.parent
+            chain.append(ancestor)
+            current = document.parentPosition(ofPosition: ancestor)
         }
         for position in chain.reversed() {
-            parentNode = styleNode(for: document.element(atPosition: position), parent: parentNode)
+            let box = position == element.position ? element : document.element(atPosition: position)
+            parentNode = styleNode(for: box, parent: parentNode)
             nodeOfElement[position] = parentNode
         }
         return parentNode
