@@ -66,33 +66,33 @@ enum LibXML2Events {
         handler.startElement = { context, name, attributes in
             guard let context, let name else { return }
             let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-            builder(of: parser).startElement(name, attributes: attributes, parser: parser)
+            withBuilder(of: parser) { $0.startElement(name, attributes: attributes, parser: parser) }
         }
         handler.endElement = { context, _ in
             guard let context else { return }
-            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).endElement()
+            withBuilder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)) { $0.endElement() }
         }
         handler.characters = { context, bytes, length in
             guard let context, let bytes else { return }
             let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-            builder(of: parser).characters(bytes, count: Int(length), line: SAXTreeBuilder.line(of: parser))
+            withBuilder(of: parser) { $0.characters(bytes, count: Int(length), line: SAXTreeBuilder.line(of: parser)) }
         }
         handler.cdataBlock = { context, bytes, length in
             guard let context, let bytes else { return }
-            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).scriptData(bytes, count: Int(length))
+            withBuilder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)) { $0.scriptData(bytes, count: Int(length)) }
         }
         handler.comment = { context, value in
             guard let context, let value else { return }
             let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-            builder(of: parser).comment(value, line: SAXTreeBuilder.line(of: parser))
+            withBuilder(of: parser) { $0.comment(value, line: SAXTreeBuilder.line(of: parser)) }
         }
         handler.processingInstruction = { context, target, _ in
             guard let context else { return }
-            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).documentLevelNodeWithoutElement()
+            withBuilder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)) { $0.documentLevelNodeWithoutElement() }
         }
         handler.internalSubset = { context, _, _, _ in
             guard let context else { return }
-            builder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)).doctype()
+            withBuilder(of: context.assumingMemoryBound(to: xmlParserCtxt.self)) { $0.doctype() }
         }
         return handler
     }
@@ -166,7 +166,10 @@ enum LibXML2Events {
     }
 }
 
-/// The builder a parse's callbacks feed (a free function: C callbacks cannot capture a type).
-private func builder(of parser: UnsafeMutablePointer<xmlParserCtxt>) -> SAXTreeBuilder {
-    Unmanaged<SAXTreeBuilder>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+/// Calls `body` with the builder a parse's callbacks feed (a free function: C callbacks cannot
+/// capture a type), borrowed: the parse holds it for as long as libxml2 calls back, and taking
+/// it as a strong reference retained and released it for each tag and run of text (perf).
+@inline(__always)
+private func withBuilder(of parser: UnsafeMutablePointer<xmlParserCtxt>, _ body: (SAXTreeBuilder) -> Void) {
+    Unmanaged<SAXTreeBuilder>.fromOpaque(parser.pointee._private)._withUnsafeGuaranteedRef(body)
 }

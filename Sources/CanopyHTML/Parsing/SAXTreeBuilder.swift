@@ -16,9 +16,9 @@ internal import CLibXML2
 ///   or `<body>` gets them (`DocumentSkeleton`).
 /// The rare repairs that move nodes against document order end with one renumbering pass.
 final class SAXTreeBuilder {
-    // The parser's callbacks reach this object through one pointer from one thread, and never
-    // overlap: exclusivity checks on every append would be pure cost.
-    @exclusivity(unchecked) var storage: NodeStorage
+    /// A constant: the storage is a class the builder fills, and read from a variable it was
+    /// retained and released for each tag, attribute list and run of text (perf).
+    let storage: NodeStorage
     let tags = TagTable()
     /// libxml2's open elements, mirrored one for one (its name stack).
     @exclusivity(unchecked) private var frames: [Frame] = []
