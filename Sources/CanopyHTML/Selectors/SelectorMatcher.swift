@@ -154,12 +154,12 @@ enum SelectorMatcher {
     static func attributeBytes(_ actual: ArraySlice<UInt8>, match condition: AttributeValueTest, onHTMLElement isHTML: Bool) -> Bool {
         guard let operation = condition.operation else { return true }
         let ignoresCase = condition.ignoresCase(onHTMLElement: isHTML)
-        let wantedBytes = ignoresCase ? condition.valueLowercasedBytes : condition.valueBytes
         // Over raw buffers, with `memcmp` where case counts: the cascade tests every element's
         // class and every link's href this way (`[class$="-summary"]`, `[href*="://"]`), and
-        // the bounds-checked slices took 380 instructions a test.
+        // the bounds-checked slices took 380 instructions a test. The wanted bytes are read in
+        // place: a local copy of the array retained and released it for each test (perf).
         return actual.withUnsafeBufferPointer { actual in
-            wantedBytes.withUnsafeBufferPointer { wanted in
+            func test(_ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
                 /// Whether `wanted` occurs in `actual` at `start` (which leaves room for it).
                 func occurs(at start: Int) -> Bool {
                     guard ignoresCase else {
@@ -192,6 +192,8 @@ enum SelectorMatcher {
                     return false
                 }
             }
+            return ignoresCase
+                ? condition.valueLowercasedBytes.withUnsafeBufferPointer(test) : condition.valueBytes.withUnsafeBufferPointer(test)
         }
     }
 
