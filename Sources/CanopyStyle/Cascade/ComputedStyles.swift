@@ -296,8 +296,13 @@ public final class ComputedStyles {
             current = document.parentPosition(ofPosition: ancestor)
         }
         for position in chain.reversed() {
-            let box = position == element.position ? element : document.element(atPosition: position)
-            parentNode = styleNode(for: box, parent: parentNode)
+            // The element asked about is passed as it is: made again, or chosen by a conditional
+            // expression (a copy), it retained the document once more for every element.
+            if position == element.position {
+                parentNode = styleNode(for: element, parent: parentNode)
+            } else {
+                parentNode = styleNode(for: document.element(atPosition: position), parent: parentNode)
+            }
             nodeOfElement[position] = parentNode
         }
         return parentNode
