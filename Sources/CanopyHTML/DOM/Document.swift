@@ -75,7 +75,12 @@ public final class Document: Sendable {
     /// the document and releases it after, and reference counting is a fifth of a styled
     /// crawl's CPU time (perf), a third of it on documents (docs/benchmarks.md).
     public func parentPosition(ofPosition position: Int) -> Int? {
-        let parentNode = storage.nodes[Int(elementNodes[position])].parent
+        parentPosition(ofNode: Int(elementNodes[position]))
+    }
+
+    /// `parentPosition(ofPosition:)` from a node number.
+    func parentPosition(ofNode node: Int) -> Int? {
+        let parentNode = storage.nodes[node].parent
         guard parentNode >= 0, storage.nodes[Int(parentNode)].kind == .element else { return nil }
         return Int(elementPositions[Int(parentNode)])
     }

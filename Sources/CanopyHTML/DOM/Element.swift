@@ -154,11 +154,7 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The parent's position, without making the parent (see `Document.parentPosition(ofPosition:)`).
-    public var parentPosition: Int? {
-        let parentNode = document.storage.nodes[node].parent
-        guard parentNode >= 0, document.storage.nodes[Int(parentNode)].kind == .element else { return nil }
-        return Int(document.elementPositions[Int(parentNode)])
-    }
+    public var parentPosition: Int? { document.parentPosition(ofNode: node) }
 
     /// Ancestors from the parent up to `<html>`.
     public var ancestors: AncestorSequence { AncestorSequence(start: parent) }
