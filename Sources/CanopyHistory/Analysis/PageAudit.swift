@@ -39,8 +39,14 @@ public struct PageAudit: Sendable {
     }
 
     public var audited: Bool { notAudited == nil }
-    public var violationCount: Int { findings.count { $0.outcome == .violation } }
-    public var incompleteCount: Int { findings.count { $0.outcome == .incomplete } }
+    public var violationCount: Int { count(of: .violation) }
+    public var incompleteCount: Int { count(of: .incomplete) }
+
+    /// By index: counting over the records copied each one, a retain of each of its strings,
+    /// twice for every finding of a crawl.
+    private func count(of outcome: FindingOutcome) -> Int {
+        findings.indices.count { findings[$0].finding.outcome == outcome }
+    }
 }
 
 /// What a crawl, a gate and `canopy check` do with a page whose content depends on scripts
