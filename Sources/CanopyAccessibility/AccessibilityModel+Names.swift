@@ -145,7 +145,8 @@ extension AccessibilityModel {
         guard let id = element.id, !id.isEmpty else { return [] }
         if labelsByTargetID == nil {
             var index: [String: [Element]] = [:]
-            for label in document.elements where label.isHTML && label.localName == "label" {
+            // The page's elements named `label`, not all its elements: each made retains the document.
+            for label in document.elements(named: "label") where label.isHTML {
                 if let target = label.attribute("for") { index[target, default: []].append(label) }
             }
             labelsByTargetID = index

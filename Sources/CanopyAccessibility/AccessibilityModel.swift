@@ -223,7 +223,9 @@ public final class AccessibilityModel {
     /// Disabled by markup (`Focusability.isDisabled`), from the per-element table.
     func isDisabledControl(_ element: Element) -> Bool {
         if Focusability.hasDisabledAttribute(element) { return true }
-        return element.parent.map { disabling(of: $0) & Self.fieldsetDisabled != 0 } ?? false
+        // The parent is made only on pages where something can disable it: it retains the document.
+        guard mayDisableDescendants, let parent = element.parent else { return false }
+        return disabling(of: parent) & Self.fieldsetDisabled != 0
     }
 
     /// Whether anything on the page can disable an element: a `disabled` or `aria-disabled`

@@ -224,7 +224,7 @@ public struct ColorContrast: Sendable {
             context: LengthContext(fontSize: 16, rootFontSize: 16, viewport: styles.viewport), percentBase: nil), indent != 0 {
             return "its text is indented inside a box that hides what overflows"
         }
-        return element.parent.flatMap { facts.fixedClip(around: $0) }
+        return facts.fixedClipAroundParent(of: element)
     }
 
     // MARK: The check

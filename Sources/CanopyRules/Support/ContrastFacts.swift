@@ -175,8 +175,11 @@ final class ContrastFacts {
         let known = clippedAway[element.position]
         if known != 0 { return known == 2 }
         var result = false
-        if let parent = element.parent {
-            result = isClippedAway(parent) || hidesAllItHolds(parent)
+        if let parent = element.parentPosition {
+            // The parent's answers by position: nearly always known, and making it retained the document.
+            let known = clippedAway[parent]
+            let parentClippedAway = known != 0 ? known == 2 : isClippedAway(styles.document.element(atPosition: parent))
+            result = parentClippedAway || hidesAllItHolds(atPosition: parent)
         }
         clippedAway[element.position] = result ? 2 : 1
         return result
@@ -189,9 +192,10 @@ final class ContrastFacts {
 
     /// The box hides what overflows it and has no width or height: by style node, as it follows
     /// from computed values alone (asked of the parent of every text element).
-    private func hidesAllItHolds(_ box: Element) -> Bool {
-        NodeFacts.flag(&nodeFacts.hidesAll, styles.styleNodeNumber(of: box)) {
-            clipsOverflow(box)
+    private func hidesAllItHolds(atPosition position: Int) -> Bool {
+        NodeFacts.flag(&nodeFacts.hidesAll, styles.styleNodeNumber(atPosition: position)) {
+            let box = styles.document.element(atPosition: position)
+            return clipsOverflow(box)
                 && [CSSProperty.width, .height].contains { ColorContrast.pixels(styles.value($0, of: box)) == 0 }
         }
     }
@@ -250,13 +254,17 @@ final class ContrastFacts {
         }) {
             result = "it sits in <\(element.localName)>, a box of fixed size that hides what overflows"
         } else {
-            result = element.parentPosition.flatMap { parent in
-                let known = fixedClips[parent]
-                return known != -2 ? text(known) : fixedClip(around: styles.document.element(atPosition: parent))
-            }
+            result = fixedClipAroundParent(of: element)
         }
         fixedClips[element.position] = store(result)
         return result
+    }
+
+    /// `fixedClip(around:)` of the element's parent, read by position when already known.
+    func fixedClipAroundParent(of element: Element) -> String? {
+        guard let parent = element.parentPosition else { return nil }
+        if !fixedClips.isEmpty, fixedClips[parent] != -2 { return text(fixedClips[parent]) }
+        return fixedClip(around: styles.document.element(atPosition: parent))
     }
 
     // MARK: Pseudo-elements

@@ -268,6 +268,13 @@ public final class ComputedStyles {
         Int(styleNode(of: element))
     }
 
+    /// `styleNodeNumber(of:)` of the element at `position`, which is made only when its node is
+    /// not known yet: for walks up by position (an `Element` retains the document).
+    public func styleNodeNumber(atPosition position: Int) -> Int {
+        if !nodeOfElement.isEmpty, nodeOfElement[position] >= 0 { return Int(nodeOfElement[position]) }
+        return styleNodeNumber(of: document.element(atPosition: position))
+    }
+
     /// The element's style node, made on first ask, with those of its ancestors.
     func styleNode(of element: Element) -> Int32 {
         if nodeOfElement.isEmpty { nodeOfElement = Array(repeating: -1, count: document.elementCount) }
