@@ -171,11 +171,9 @@ public final class AccessibilityModel {
         if hasHiddenAttribute { return true }
         if name == "input" { return element.attribute("type")?.lowercased() == "hidden" }
         // The content of a closed <details>, except its first <summary>, is not rendered.
-        if let parentPosition, element.document.localName(atPosition: parentPosition) == "details",
-            case let parent = element.document.element(atPosition: parentPosition), !parent.hasAttribute("open") {
-            return !(name == "summary" && parent.children.first { $0.localName == "summary" } == element)
-        }
-        return false
+        guard let parentPosition, element.document.localName(atPosition: parentPosition) == "details" else { return false }
+        let parent = element.document.element(atPosition: parentPosition)
+        return !parent.hasAttribute("open") && !(name == "summary" && parent.children.first { $0.localName == "summary" } == element)
     }
 
     /// head, script, style, template, noscript, datalist, title, meta, link, base: by length first,

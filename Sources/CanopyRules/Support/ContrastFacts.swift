@@ -177,8 +177,8 @@ final class ContrastFacts {
         var result = false
         if let parent = element.parentPosition {
             // The parent's answers by position: nearly always known, and making it retained the document.
-            let known = clippedAway[parent]
-            let parentClippedAway = known != 0 ? known == 2 : isClippedAway(styles.document.element(atPosition: parent))
+            let parentKnown = clippedAway[parent]
+            let parentClippedAway = parentKnown != 0 ? parentKnown == 2 : isClippedAway(styles.document.element(atPosition: parent))
             result = parentClippedAway || hidesAllItHolds(atPosition: parent)
         }
         clippedAway[element.position] = result ? 2 : 1
