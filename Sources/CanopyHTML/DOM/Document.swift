@@ -47,12 +47,7 @@ public final class Document: Sendable {
 
     /// The `<html>` element (the root of the element tree).
     public var documentElement: Element? {
-        var child = storage.nodes[0].firstChild
-        while child >= 0 {
-            if storage.nodes[Int(child)].kind == .element { return Element(document: self, node: Int(child)) }
-            child = storage.nodes[Int(child)].nextSibling
-        }
-        return nil
+        storage.firstElement(from: storage.nodes[0].firstChild, forward: true).map { Element(document: self, node: Int($0)) }
     }
 
     public var head: Element? { documentElement?.children.first { $0.localName == "head" } }
@@ -80,29 +75,17 @@ public final class Document: Sendable {
 
     /// `parentPosition(ofPosition:)` from a node number.
     func parentPosition(ofNode node: Int) -> Int? {
-        let parentNode = storage.nodes[node].parent
-        guard parentNode >= 0, storage.nodes[Int(parentNode)].kind == .element else { return nil }
-        return Int(elementPositions[Int(parentNode)])
+        storage.parentElement(of: node).map { Int(elementPositions[Int($0)]) }
     }
 
     /// The position of the first element child of the element at `position`.
     public func firstChildPosition(ofPosition position: Int) -> Int? {
-        elementPosition(from: storage.nodes[Int(elementNodes[position])].firstChild)
+        storage.firstElement(from: storage.nodes[Int(elementNodes[position])].firstChild, forward: true).map { Int(elementPositions[Int($0)]) }
     }
 
     /// The position of the next element sibling of the element at `position`.
     public func nextSiblingPosition(ofPosition position: Int) -> Int? {
-        elementPosition(from: storage.nodes[Int(elementNodes[position])].nextSibling)
-    }
-
-    /// The first element among `node` and its next siblings, by position.
-    private func elementPosition(from node: Int32) -> Int? {
-        var current = node
-        while current >= 0 {
-            if storage.nodes[Int(current)].kind == .element { return Int(elementPositions[Int(current)]) }
-            current = storage.nodes[Int(current)].nextSibling
-        }
-        return nil
+        storage.firstElement(from: storage.nodes[Int(elementNodes[position])].nextSibling, forward: true).map { Int(elementPositions[Int($0)]) }
     }
 
     /// The local name of the element at `position`, without making an `Element`.

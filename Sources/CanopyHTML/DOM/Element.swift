@@ -148,9 +148,7 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
 
     /// The parent element (nil for `<html>`, whose parent is the document).
     public var parent: Element? {
-        let parentNode = document.storage.nodes[node].parent
-        guard parentNode >= 0, document.storage.nodes[Int(parentNode)].kind == .element else { return nil }
-        return Element(document: document, node: Int(parentNode))
+        document.storage.parentElement(of: node).map { Element(document: document, node: Int($0)) }
     }
 
     /// The parent's position, without making the parent (see `Document.parentPosition(ofPosition:)`).
@@ -225,12 +223,7 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     public var previousElementSibling: Element? { firstElement(from: document.storage.nodes[node].previousSibling, forward: false) }
 
     private func firstElement(from start: Int32, forward: Bool) -> Element? {
-        var current = start
-        while current >= 0 {
-            if document.storage.nodes[Int(current)].kind == .element { return Element(document: document, node: Int(current)) }
-            current = forward ? document.storage.nodes[Int(current)].nextSibling : document.storage.nodes[Int(current)].previousSibling
-        }
-        return nil
+        document.storage.firstElement(from: start, forward: forward).map { Element(document: document, node: Int($0)) }
     }
 
     /// All descendant elements in document order.

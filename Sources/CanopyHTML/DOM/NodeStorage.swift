@@ -207,6 +207,23 @@ final class NodeStorage: @unchecked Sendable {
         return nil
     }
 
+    /// The parent of `node` when it is an element (nil under the document node): what both an
+    /// element's `parent` and the document's walks by position climb to.
+    func parentElement(of node: Int) -> Int32? {
+        let parent = nodes[node].parent
+        return parent >= 0 && nodes[Int(parent)].kind == .element ? parent : nil
+    }
+
+    /// The first element among `node` and the siblings after it (before it when not `forward`).
+    func firstElement(from node: Int32, forward: Bool) -> Int32? {
+        var current = node
+        while current >= 0 {
+            if nodes[Int(current)].kind == .element { return current }
+            current = forward ? nodes[Int(current)].nextSibling : nodes[Int(current)].previousSibling
+        }
+        return nil
+    }
+
     func nodeHasName(_ node: Int, _ name: String, key: UInt64) -> Bool {
         NameKey.same(nameKeys[node], names[node], as: key, name)
     }

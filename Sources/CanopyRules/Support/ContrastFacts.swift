@@ -276,8 +276,8 @@ final class ContrastFacts {
         let known = pseudoElements[element.position]
         if known != -2 { return text(known) }
         let result = ownPaintedPseudoElement(element) ?? element.parentPosition.flatMap { parent in
-            let known = pseudoElements[parent]
-            return known != -2 ? text(known) : pseudoElementWithBackground(around: styles.document.element(atPosition: parent))
+            let parentKnown = pseudoElements[parent]
+            return parentKnown != -2 ? text(parentKnown) : pseudoElementWithBackground(around: styles.document.element(atPosition: parent))
         }
         pseudoElements[element.position] = store(result)
         return result
