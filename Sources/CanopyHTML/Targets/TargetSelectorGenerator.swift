@@ -59,7 +59,9 @@ public struct TargetSelectorGenerator: Sendable {
         /// element to a chain of matches was most of counting them.
         private var tagMatches = PrehashedTable<[Int32]>()
         private var indexedClasses = false
-        private var indexedAttributes: Set<String> = []
+        /// The ranks (`rankedNames`) of the attributes indexed, a bit each: asked for every
+        /// attribute piece counted, where a set of names hashed each name twice (callgrind).
+        private var indexedAttributeRanks: UInt64 = 0
         /// Per parent node: how many children each feature matches.
         private var childFeatureCounts: [Int: PrehashedTable<Int32>] = [:]
         /// Per node: the number in `chosenPieces` of its document-unique piece (-1: it has none),
@@ -115,7 +117,8 @@ public struct TargetSelectorGenerator: Sendable {
                 case htmlTag(String)
                 case foreignTag(String)
                 case className
-                case attribute(name: String)
+                /// By its place in `rankedNames`: only ranked attributes make pieces.
+                case attribute(rank: Int)
             }
 
             /// Where its matches are found when first asked.
@@ -138,11 +141,8 @@ public struct TargetSelectorGenerator: Sendable {
                 FeatureKey(source: .className, hash: FeatureHash(.className).adding(name).value)
             }
 
-            static func attribute(name: String, value: some Sequence<UInt8>, onHTMLElement: Bool, isCaseInsensitive: Bool) -> FeatureKey {
-                FeatureKey(
-                    source: .attribute(name: name),
-                    hash: FeatureHash.attribute(name: name, value: value, onHTMLElement: onHTMLElement, isCaseInsensitive: isCaseInsensitive).value
-                )
+            static func attribute(rank: Int, value: some Sequence<UInt8>, onHTMLElement: Bool) -> FeatureKey {
+                FeatureKey(source: .attribute(rank: rank), hash: FeatureHash.attribute(rank: rank, value: value, onHTMLElement: onHTMLElement).value)
             }
         }
 
@@ -164,25 +164,29 @@ public struct TargetSelectorGenerator: Sendable {
                 return copy
             }
 
-            static func attribute(name: String, value: some Sequence<UInt8>, onHTMLElement: Bool) -> FeatureHash {
-                attribute(name: name, value: value, onHTMLElement: onHTMLElement, isCaseInsensitive: isCaseInsensitive(name))
-            }
-
-            /// Whether HTML elements compare the attribute's values without case: asked once per
-            /// name by callers that hash many values of one name.
-            static func isCaseInsensitive(_ name: String) -> Bool {
-                HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(name)
-            }
-
-            static func attribute(name: String, value: some Sequence<UInt8>, onHTMLElement: Bool, isCaseInsensitive: Bool) -> FeatureHash {
-                var hash = FeatureHash(onHTMLElement ? .htmlAttribute : .foreignAttribute).adding(name.utf8)
-                hash.add(0xFF)
-                if onHTMLElement, isCaseInsensitive {
+            /// The hash of a ranked attribute (`rankedNames`) with `value`.
+            static func attribute(rank: Int, value: some Sequence<UInt8>, onHTMLElement: Bool) -> FeatureHash {
+                // Kind and name hashed once per rank: hashed for each attribute counted, and looking
+                // up the name's case rule in a set of strings, were most of the cost (callgrind).
+                let prefixes = rankedPrefixes[rank]
+                var hash = onHTMLElement ? prefixes.html : prefixes.foreign
+                if onHTMLElement, prefixes.isCaseInsensitive {
                     for byte in value { hash.add(byte.asciiLowercased) }
                 } else {
                     for byte in value { hash.add(byte) }
                 }
                 return hash
+            }
+
+            /// Per ranked attribute: the hash of kind, name and separator on HTML elements and on
+            /// others, and whether HTML elements compare its values without case.
+            private static let rankedPrefixes: [(html: FeatureHash, foreign: FeatureHash, isCaseInsensitive: Bool)] = rankedNames.map { ranked in
+                func prefix(_ kind: Kind) -> FeatureHash {
+                    var hash = FeatureHash(kind).adding(ranked.name.utf8)
+                    hash.add(0xFF)
+                    return hash
+                }
+                return (prefix(.htmlAttribute), prefix(.foreignAttribute), HTMLSelectorCaseRules.caseInsensitiveAttributeNames.contains(ranked.name))
             }
         }
 
@@ -282,16 +286,12 @@ public struct TargetSelectorGenerator: Sendable {
         /// (a second `type="submit"` button appears as easily as a second `<button>`).
         private static let genericAttributes = ["type", "role"]
 
-        /// Rank of each distinctive attribute: the order pieces are tried in.
-        private static let attributeRanks: [String: Int] = Dictionary(
-            uniqueKeysWithValues: (specificAttributes + genericAttributes).enumerated().map { ($0.element, $0.offset) }
-        )
-
-        /// The ranked names with their name keys, in rank order.
+        /// The distinctive attributes with their name keys, in rank order: the order pieces are
+        /// tried in. A feature of an attribute names it by its rank, its place here.
         private static let rankedNames = (specificAttributes + genericAttributes).map(AttributeName.init)
 
-        /// `attributeRanks` of the attribute at `index`, by the name key the page already has:
-        /// hashing each attribute's name into the dictionary was most of reading an element's pieces.
+        /// The rank of the attribute at `index`, by the name key the page already has: hashing
+        /// each attribute's name into a dictionary was most of reading an element's pieces.
         private static func rank(ofAttributeAt index: Int, in storage: NodeStorage) -> Int? {
             let key = storage.attributeNameKeys[index]
             for (rank, ranked) in rankedNames.enumerated() where NameKey.same(key, storage.attributeNames[index], as: ranked.key, ranked.name) {
@@ -337,9 +337,8 @@ public struct TargetSelectorGenerator: Sendable {
             var found: [(piece: Piece, rank: Int)] = []
             Self.forEachRankedAttribute(of: element) { rank, name, bytes in
                 guard include(rank) else { return }
-                let isCaseInsensitive = FeatureHash.isCaseInsensitive(name)
-                let html = FeatureKey.attribute(name: name, value: bytes, onHTMLElement: true, isCaseInsensitive: isCaseInsensitive)
-                let foreign = FeatureKey.attribute(name: name, value: bytes, onHTMLElement: false, isCaseInsensitive: isCaseInsensitive)
+                let html = FeatureKey.attribute(rank: rank, value: bytes, onHTMLElement: true)
+                let foreign = FeatureKey.attribute(rank: rank, value: bytes, onHTMLElement: false)
                 guard isWanted(html, foreign) else { return }
                 found.append((Piece(kind: .attribute(name: name, value: String(decoding: bytes, as: UTF8.self)), keys: [html, foreign]), rank))
             }
@@ -378,8 +377,8 @@ public struct TargetSelectorGenerator: Sendable {
             }
             withUnsafeTemporaryAllocation(of: UInt64.self, capacity: rankedNames.count) { hashByRank in
                 var found: UInt64 = 0
-                forEachRankedAttribute(of: element) { rank, name, value in
-                    hashByRank[rank] = FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML).value
+                forEachRankedAttribute(of: element) { rank, _, value in
+                    hashByRank[rank] = FeatureHash.attribute(rank: rank, value: value, onHTMLElement: isHTML).value
                     found |= 1 << UInt64(rank)
                 }
                 for rank in 0..<rankedNames.count where found & (1 << UInt64(rank)) != 0 {
@@ -505,19 +504,17 @@ public struct TargetSelectorGenerator: Sendable {
                         for hash in hashes { addMatch(hash, node: Int32(node)) }
                     }
                 }
-            case .attribute(let name):
-                // Only ranked attributes make pieces.
-                if Self.attributeRanks[name] != nil, indexedAttributes.insert(name).inserted {
-                    let attributeName = AttributeName(name)
-                    let isCaseInsensitive = FeatureHash.isCaseInsensitive(name)
-                    for position in document.elementPositions(withAttribute: name) {
+            case .attribute(let rank):
+                if indexedAttributeRanks & (1 << UInt64(rank)) == 0 {
+                    indexedAttributeRanks |= 1 << UInt64(rank)
+                    let attributeName = Self.rankedNames[rank]
+                    for position in document.elementPositions(withAttribute: attributeName.name) {
                         let node = Int(document.elementNodes[Int(position)])
                         guard let index = storage.attributeIndex(node: node, name: attributeName) else { continue }
                         let value = storage.attributeBytes(at: index)
                         guard Self.isUsableAttributeValue(value) else { continue }
                         let isHTML = storage.nodes[node].namespace == .html
-                        let hash = FeatureHash.attribute(name: name, value: value, onHTMLElement: isHTML, isCaseInsensitive: isCaseInsensitive)
-                        addMatch(hash.value, node: Int32(node))
+                        addMatch(FeatureHash.attribute(rank: rank, value: value, onHTMLElement: isHTML).value, node: Int32(node))
                     }
                 }
             }
