@@ -27,6 +27,35 @@ struct JSONStreamWriter {
         output = ChunkedOutput(sink: sink)
     }
 
+    /// A writer of the elements of an array another writer has opened, `depth` containers deep
+    /// (the array the innermost): its bytes are the ones that writer would write there, so the
+    /// other one can take them in where it stands (`append(elementsFrom:writtenAtDepth:)`).
+    /// Lets a long list be written on another thread while the document before it is written.
+    init(pretty: Bool, sink: ByteSink?, elementsOfArrayAtDepth depth: Int) {
+        precondition(depth > 0, "an array is at least one container deep")
+        self.init(pretty: pretty, sink: sink)
+        // The outer containers' flags are never read: the elements close none of them.
+        containers = Array(repeating: (isArray: false, isEmpty: false), count: depth - 1) + [(isArray: true, isEmpty: true)]
+        #if DEBUG
+        lastKeys = Array(repeating: nil, count: depth)
+        #endif
+    }
+
+    /// Hands on the rest of a writer made with `init(pretty:sink:elementsOfArrayAtDepth:)`,
+    /// whose array stays open for the writer that takes its bytes in.
+    mutating func finishElements() throws {
+        assert(containers.count > 0 && containers.last?.isArray == true, "elements finished outside their array")
+        try output.flush()
+    }
+
+    /// Takes in the bytes of a writer of elements (`init(pretty:sink:elementsOfArrayAtDepth:)`),
+    /// written for the array this writer has just opened, at the same depth. The array's
+    /// closing bracket is laid out the same whether it holds elements or not.
+    mutating func append(elementsFrom scratch: ScratchFile, writtenAtDepth depth: Int) throws {
+        precondition(containers.count == depth && containers.last?.isArray == true && containers.last?.isEmpty == true, "elements taken in outside a fresh array of their depth")
+        try output.append(contentsOf: scratch)
+    }
+
     /// Everything written, when there is no sink.
     var bytes: [UInt8] { output.bytes }
 

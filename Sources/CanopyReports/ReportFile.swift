@@ -75,6 +75,59 @@ final class ReportFile: ByteSink, @unchecked Sendable {
     }
 }
 
+/// A file without a name, in a report folder, that bytes are written to and read back from:
+/// made and unlinked at once, so nothing is left behind whatever happens to the process. In the
+/// report folder rather than in the temporary one, which may be kept in memory.
+///
+/// @unchecked Sendable: used by one thread at a time, as a `ReaderJob` hands it on: its thread
+/// writes the file, and the thread that waited for the job reads it.
+final class ScratchFile: ByteSink, @unchecked Sendable {
+    private var descriptor: Int32
+    private var size = 0
+
+    init(in folder: String) throws {
+        var template = Array((folder as NSString).appendingPathComponent(".canopy-scratch-XXXXXX").utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // mkstemp wrote the name over the X's; the terminating NUL is not part of it.
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard descriptor >= 0 else { throw ReportFileError(path: path, action: "create", code: errno) }
+        unlink(path)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = Foundation.write(descriptor, next, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ReportFileError(path: "a scratch file", action: "write", code: errno)
+            }
+            next += written
+            left -= written
+            size += written
+        }
+    }
+
+    /// Hands everything written so far to `body`, a piece of at most `chunkSize` bytes at a time.
+    func read(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: min(chunkSize, max(size, 1)))
+        var offset = 0
+        while offset < size {
+            let count = try buffer.withUnsafeMutableBytes { piece -> Int in
+                let read = pread(descriptor, piece.baseAddress, min(piece.count, size - offset), off_t(offset))
+                if read < 0, errno != EINTR { throw ReportFileError(path: "a scratch file", action: "read", code: errno) }
+                if read == 0 { throw ReportFileError(path: "a scratch file", action: "read all of", code: EIO) }
+                return max(read, 0)
+            }
+            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            offset += count
+        }
+    }
+
+    deinit { close(descriptor) }
+}
+
 /// Bytes kept in memory: what a report's `render()` returns.
 final class InMemorySink: ByteSink {
     private(set) var bytes: [UInt8] = []
@@ -123,6 +176,16 @@ struct ChunkedOutput {
         } else {
             bytes.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Everything `scratch` holds, after what is buffered: handed to the sink as it is read.
+    mutating func append(contentsOf scratch: ScratchFile) throws {
+        guard let sink else {
+            try scratch.read { bytes.append(contentsOf: $0) }
+            return
+        }
+        try flush()
+        try scratch.read { try sink.write($0) }
     }
 
     mutating func append(_ text: StaticString) {

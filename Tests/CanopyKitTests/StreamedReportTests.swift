@@ -211,6 +211,53 @@ struct StreamedReportTests {
         #expect(Array(try empty.jsonData()) == (try encoded(empty, pretty: true)))
     }
 
+    @Test("trend.json's pages written apart, then taken in after the issues, are the bytes written in place: none, one, several, pretty or not")
+    func pagesWrittenApart() throws {
+        let folder = try ReportTestFolder("streamed-pages-apart")
+        let trend = try richStore(in: folder).trendReport(generatedAt: Date(timeIntervalSince1970: 1_800_000_500))
+        let latest = try #require(trend.latest)
+        #expect(latest.pages.count > 2 && latest.pages.contains { !$0.findings.isEmpty })
+        for count in [0, 1, latest.pages.count] {
+            for pretty in [true, false] {
+                let pages = Array(latest.pages.prefix(count))
+                let forEachPage = { (body: (PageDrillDown) throws -> Void) throws in for page in pages { try body(page) } }
+                let inPlace = InMemorySink()
+                var whole = TrendJSONWriter(report: trend, pretty: pretty, sink: inPlace)
+                for issue in latest.openIssues { try whole.add(issue) }
+                try whole.finish(pages: forEachPage)
+
+                let scratch = try ScratchFile(in: folder.path)
+                try TrendJSONWriter.writePages(pretty: pretty, to: scratch, forEachPage)
+                let apart = InMemorySink()
+                var joined = TrendJSONWriter(report: trend, pretty: pretty, sink: apart)
+                for issue in latest.openIssues { try joined.add(issue) }
+                try joined.finish(pagesFrom: scratch)
+                #expect(apart.bytes == inPlace.bytes, "\(count) pages, pretty: \(pretty)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasPrefix(".canopy-scratch") }, "scratch files have no name")
+    }
+
+    @Test("a scratch file gives back every byte written to it, in pieces of the size asked, and nothing when nothing was written")
+    func scratchFileReadsBack() throws {
+        let folder = try ReportTestFolder("scratch-file")
+        let scratch = try ScratchFile(in: folder.path)
+        var pieces: [Int] = []
+        try scratch.read(chunkSize: 1000) { pieces.append($0.count) }
+        #expect(pieces.isEmpty)
+        let written = (0..<3_500).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 7) }
+        try written[..<1200].withUnsafeBytes { try scratch.write($0) }
+        try written[1200...].withUnsafeBytes { try scratch.write($0) }
+        var read: [UInt8] = []
+        try scratch.read(chunkSize: 1000) { piece in
+            pieces.append(piece.count)
+            read.append(contentsOf: piece)
+        }
+        #expect(read == written)
+        #expect(pieces == [1000, 1000, 1000, 500])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
     @Test("ReportWriter's trend.json and open-issues.csv are the whole trend's encoding and the old CSV's rows, in pieces")
     func reportFilesMatchTheWholeReport() throws {
         let folder = try ReportTestFolder("streamed-files")

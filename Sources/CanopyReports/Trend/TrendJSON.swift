@@ -62,16 +62,41 @@ struct TrendJSONWriter {
 
     /// The latest run's pages from `forEachPage`, then the runs.
     mutating func finish(pages forEachPage: ((PageDrillDown) throws -> Void) throws -> Void) throws {
+        try finish(writingPages: { json in try Self.write(pages: forEachPage, to: &json) })
+    }
+
+    /// The latest run's pages as `writePages(pretty:to:_:)` wrote them, then the runs.
+    mutating func finish(pagesFrom scratch: ScratchFile) throws {
+        try finish(writingPages: { json in try json.append(elementsFrom: scratch, writtenAtDepth: Self.pagesDepth) })
+    }
+
+    /// How deep the pages are: in the array `pages` of the object `latest` of the report.
+    private static let pagesDepth = 3
+
+    /// The elements of trend.json's `pages` array, apart from the rest of the file, for
+    /// `finish(pagesFrom:)` to take in: written on a thread of their own while the open issues
+    /// are written on another.
+    static func writePages(pretty: Bool = true, to sink: ByteSink, _ forEachPage: ((PageDrillDown) throws -> Void) throws -> Void) throws {
+        var json = JSONStreamWriter(pretty: pretty, sink: sink, elementsOfArrayAtDepth: pagesDepth)
+        try write(pages: forEachPage, to: &json)
+        try json.finishElements()
+    }
+
+    private static func write(pages forEachPage: ((PageDrillDown) throws -> Void) throws -> Void, to json: inout JSONStreamWriter) throws {
+        try forEachPage { page in
+            json.write(page)
+            try json.flushIfFull()
+        }
+    }
+
+    private mutating func finish(writingPages writePages: (inout JSONStreamWriter) throws -> Void) throws {
         if let latest = report.latest {
             json.endArray()
             json.key("pageTypes")
             json.write(latest.pageTypes)
             json.key("pages")
             json.beginArray()
-            try forEachPage { page in
-                json.write(page)
-                try json.flushIfFull()
-            }
+            try writePages(&json)
             json.endArray()
             json.member("runId", Int(latest.runId.rawValue))
             json.endObject()
