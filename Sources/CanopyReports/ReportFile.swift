@@ -24,17 +24,7 @@ final class ReportFile: ByteSink, @unchecked Sendable {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard var next = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let written = Foundation.write(descriptor, next, left)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ReportFileError(path: temporary, action: "write", code: errno)
-            }
-            next += written
-            left -= written
-        }
+        try writeAll(bytes, to: descriptor, naming: temporary)
     }
 
     func write(_ bytes: [UInt8]) throws {
@@ -95,18 +85,8 @@ final class ScratchFile: ByteSink, @unchecked Sendable {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard var next = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let written = Foundation.write(descriptor, next, left)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ReportFileError(path: "a scratch file", action: "write", code: errno)
-            }
-            next += written
-            left -= written
-            size += written
-        }
+        try writeAll(bytes, to: descriptor, naming: "a scratch file")
+        size += bytes.count
     }
 
     /// Hands everything written so far to `body`, a piece of at most `chunkSize` bytes at a time.
@@ -126,6 +106,21 @@ final class ScratchFile: ByteSink, @unchecked Sendable {
     }
 
     deinit { close(descriptor) }
+}
+
+/// Writes every byte to the open file, going on after interrupted and partial writes.
+private func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, naming path: String) throws {
+    guard var next = bytes.baseAddress else { return }
+    var left = bytes.count
+    while left > 0 {
+        let written = Foundation.write(descriptor, next, left)
+        if written < 0 {
+            if errno == EINTR { continue }
+            throw ReportFileError(path: path, action: "write", code: errno)
+        }
+        next += written
+        left -= written
+    }
 }
 
 /// Bytes kept in memory: what a report's `render()` returns.
