@@ -52,7 +52,10 @@ struct JSONStreamWriter {
     /// written for the array this writer has just opened, at the same depth. The array's
     /// closing bracket is laid out the same whether it holds elements or not.
     mutating func append(elementsFrom scratch: ScratchFile, writtenAtDepth depth: Int) throws {
-        precondition(containers.count == depth && containers.last?.isArray == true && containers.last?.isEmpty == true, "elements taken in outside a fresh array of their depth")
+        precondition(
+            containers.count == depth && containers.last?.isArray == true && containers.last?.isEmpty == true,
+            "elements taken in outside a fresh array of their depth"
+        )
         try output.append(contentsOf: scratch)
     }
 
