@@ -92,6 +92,31 @@ struct IssueKeyTests {
         #expect(issues.allSatisfy { $0.component == nil && $0.owner == "ChatCo" })
     }
 
+    /// Keys are compared across a year of weekly runs, so their definition may not drift: the
+    /// analysis hashes the stored bytes of the columns, and must give the hash of the texts.
+    @Test("an issue's key is the hash of its texts: page, rule, outcome, page type and signature; or component, rule, outcome, component and signature in it")
+    func issueKeysAreTheHashesOfTheirTexts() throws {
+        // A widget on every page (site-wide), with a finding in it, and a template finding.
+        let widget = ComponentCandidate(key: "div#chat", structureHash: "c")
+        let findings = { (index: Int) in
+            [
+                madeUpFinding("button-name", signature: "widget-\(index)", component: ComponentPlacement(candidate: widget, elementSignature: "button ✓")),
+                madeUpFinding("image-alt", signature: "hero · é", outcome: .incomplete),
+            ]
+        }
+        let pages = (1...4).map { PageRecord(url: "https://shop.example/item/\($0)", findings: findings($0), components: [widget]) }
+        let folder = try TemporaryFolder()
+        let store = try RunStore(path: folder.path("keys.sqlite"))
+        let run = try store.recordCompleteRun(pages)
+        #expect(try store.siteWideComponents(run: run).map(\.candidate.key) == ["div#chat"])
+        let stored = try store.findings(run: run)
+        let componentKeys = Set(stored.filter { $0.finding.ruleID == "button-name" }.map(\.issueKey))
+        #expect(componentKeys == [StableHasher.hex(of: "component", "button-name", "violation", "div#chat", "button ✓")])
+        let pageType = try #require(try store.trendReport().latest?.openIssues.first { $0.ruleId == "image-alt" }?.pageType)
+        let pageKeys = Set(stored.filter { $0.finding.ruleID == "image-alt" }.map(\.issueKey))
+        #expect(pageKeys == [StableHasher.hex(of: "page", "image-alt", "incomplete", pageType, "hero · é")])
+    }
+
     @Test("counts are exact when the analysis reads a run in chunks, a page's findings split between two of them")
     func countsAcrossChunks() throws {
         let folder = try TemporaryFolder()

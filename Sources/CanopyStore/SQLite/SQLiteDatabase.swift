@@ -282,4 +282,12 @@ public struct SQLiteRow {
     }
 
     public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    /// The column's text as its UTF-8 bytes (none for NULL), read in place: for callers that
+    /// hash or compare text read row after row, where making a string of each was most of it.
+    /// The bytes are good only inside `body`.
+    public func withUTF8<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        guard let bytes = sqlite3_column_text(statement, column) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))))
+    }
 }
