@@ -243,14 +243,14 @@ private struct Pass {
         }
     }
 
-    /// An impact's rank, from its text's bytes: minor 0, moderate 1, serious 2, critical 3, and
-    /// 0 for any other text.
+    /// An impact's rank, from its text's bytes: its place among the impacts from least to most
+    /// severe (minor 0 … critical 3), and 0 for any other text.
     private static func impactRank(ofUTF8 text: UnsafeBufferPointer<UInt8>) -> UInt8 {
-        for (rank, impact) in rankedImpacts.enumerated() where text.elementsEqual(impact.utf8) { return UInt8(rank) }
+        for (rank, impact) in impactsBySeverity.enumerated() where text.elementsEqual(impact.rawValue.utf8) { return UInt8(rank) }
         return 0
     }
 
-    private static let rankedImpacts = ["minor", "moderate", "serious", "critical"]
+    private static let impactsBySeverity = Impact.allCases.sorted()
 
     private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
         struct Keyed { let findingID: Int64; let issue: Int32 }
