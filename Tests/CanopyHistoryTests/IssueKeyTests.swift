@@ -148,7 +148,7 @@ struct IssueKeyTests {
         #expect(try store.pages(run: run).allSatisfy { $0.pageType == "/product/*" }, "and every page its type")
     }
 
-    @Test("an issue takes the most severe impact among its findings and the first owner met; each total counts it once")
+    @Test("an issue takes the most severe impact among its findings and the owner on its first page by URL; each total counts it once")
     func impactAndOwnerOfAnIssueWhoseFindingsDiffer() throws {
         let folder = try TemporaryFolder()
         let store = try RunStore(path: folder.path("mixed.sqlite"))
@@ -179,5 +179,36 @@ struct IssueKeyTests {
         #expect(run.byImpact == [GroupTotals(name: "critical", issues: 1, instances: 3), GroupTotals(name: "minor", issues: 1, instances: 1)])
         #expect(run.byOwner.map { [$0.owner ?? "", "\($0.issues)", "\($0.instances)"] } == [["GalleryCo", "1", "3"], ["", "1", "1"]])
         #expect(run.byPageType == [GroupTotals(name: "/product/*", issues: 2, instances: 4)])
+    }
+
+    @Test("an issue's example and owner are those of its first page by URL, whatever order its pages were recorded in")
+    func exampleAndOwnerDoNotDependOnRecordingOrder() throws {
+        // One template issue on four pages, its element told apart on each page by its target and
+        // snippet; its findings name different vendors, or none, from page to page.
+        func page(_ number: Int, owners: [String?]) -> PageRecord {
+            PageRecord(url: "https://shop.example/product/\(number)", findings: owners.enumerated().map { index, owner in
+                FindingRecord(
+                    Finding(
+                        ruleID: "image-alt", impact: .critical, outcome: .violation, target: "#gallery-\(number)-\(index)",
+                        snippet: "<img id=\"gallery-\(number)-\(index)\">", message: "it fails"
+                    ),
+                    owner: owner, identity: FindingIdentity(elementSignature: "gallery-image", component: nil)
+                )
+            })
+        }
+        let pages = [page(1, owners: [nil, nil]), page(2, owners: [nil, "GalleryCo"]), page(3, owners: ["OtherCo"]), page(4, owners: ["ThirdCo"])]
+        var reports: [[OpenIssue]] = []
+        for order in [[3, 2, 0, 1], [1, 3, 0, 2], [0, 1, 2, 3]] {
+            let folder = try TemporaryFolder()
+            let store = try RunStore(path: folder.path("order.sqlite"))
+            try store.recordCompleteRun(order.map { pages[$0] })
+            reports.append(try #require(try store.trendReport().latest?.openIssues))
+        }
+        let issue = try #require(reports[0].first)
+        #expect(reports[0].count == 1)
+        #expect(issue.example.url == "https://shop.example/product/1" && issue.example.target == "#gallery-1-0")
+        // product/1 names no vendor; product/2 names one on its second finding.
+        #expect(issue.owner == "GalleryCo")
+        #expect(reports[1] == reports[0] && reports[2] == reports[0])
     }
 }

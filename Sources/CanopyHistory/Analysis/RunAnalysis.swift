@@ -207,11 +207,16 @@ private struct Pass {
         var pages: Int
         var lastPage: Int64
         var findings: Int
-        let exampleFindingID: Int64
+        /// The first finding on the issue's first page by URL, and that page's place in URL
+        /// order: the same example every week whatever order the pages were fetched in.
+        var exampleFindingID: Int64
+        var examplePageRank: Int32
         let ruleID: TextID
         let outcome: TextID
         var impact: TextID
         var owner: TextID?
+        /// The place in URL order of the page the owner was read from (`Int32.max`: none yet).
+        var ownerPageRank: Int32
         let pageType: TextID?
         let componentKey: TextID?
         var impactRank: UInt8
@@ -252,8 +257,30 @@ private struct Pass {
 
     private static let impactsBySeverity = Impact.allCases.sorted()
 
+    /// Each page of the run by id, its place when the run's pages are sorted by URL.
+    private struct PageRanks {
+        private let firstID: Int64
+        private var ranks: [Int32] = []
+
+        init(_ run: RunID, in database: SQLiteDatabase) throws {
+            // The (run_id, url) index lists them in URL order: no sort.
+            let ids = try database.query("SELECT id FROM pages WHERE run_id = ? ORDER BY url", [.integer(run.rawValue)]) { $0.int64(0) }
+            firstID = ids.min() ?? 0
+            ranks = Array(repeating: Int32.max, count: Int((ids.max() ?? firstID) - firstID + 1))
+            for (rank, id) in ids.enumerated() { ranks[Int(id - firstID)] = Int32(rank) }
+        }
+
+        subscript(_ pageID: Int64) -> Int32 {
+            let index = Int(pageID - firstID)
+            return ranks.indices.contains(index) ? ranks[index] : Int32.max
+        }
+    }
+
     private func assignIssueKeys(_ run: RunID, siteWide: Set<String>) throws {
         struct Keyed { let findingID: Int64; let issue: Int32 }
+        // An issue's example and owner are the ones on its first page by URL, not by the order
+        // the pages happened to be fetched and recorded in, which changes from run to run.
+        let pageRanks = try PageRanks(run, in: database)
         // By the key's hash, written out as hex only when stored; texts that repeat (rule,
         // outcome, impact, page type, component, owner) are numbers into one table of them.
         var issues = IssueTable()
@@ -303,11 +330,15 @@ private struct Pass {
                 let rank = row.withUTF8(4) { Self.impactRank(ofUTF8: $0) }
                 // Texts are read and looked up in the text table only when the issue takes them.
                 let owner = { row.optionalString(5).map { texts.id(of: $0) } }
+                let pageRank = pageRanks[pageID]
                 let issue = issues.add(key: issueKey) {
-                    IssueSummary(
-                        key: issueKey, issueID: nil, pages: 1, lastPage: pageID, findings: 1, exampleFindingID: findingID,
+                    let owner = owner()
+                    return IssueSummary(
+                        key: issueKey, issueID: nil, pages: 1, lastPage: pageID, findings: 1,
+                        exampleFindingID: findingID, examplePageRank: pageRank,
                         ruleID: texts.id(of: row.string(2)), outcome: texts.id(of: row.string(3)), impact: texts.id(of: row.string(4)),
-                        owner: owner(), pageType: component == nil ? texts.id(of: row.string(9)) : nil,
+                        owner: owner, ownerPageRank: owner == nil ? Int32.max : pageRank,
+                        pageType: component == nil ? texts.id(of: row.string(9)) : nil,
                         componentKey: component.map { texts.id(of: $0) },
                         impactRank: rank
                     )
@@ -315,7 +346,10 @@ private struct Pass {
                     if summary.lastPage != pageID { (summary.pages, summary.lastPage) = (summary.pages + 1, pageID) }
                     summary.findings += 1
                     if rank > summary.impactRank { (summary.impactRank, summary.impact) = (rank, texts.id(of: row.string(4))) }
-                    if summary.owner == nil { summary.owner = owner() }
+                    // A page's findings come in id order, so its first one is met first: a later
+                    // page takes the example (or the owner) only if it comes earlier by URL.
+                    if pageRank < summary.examplePageRank { (summary.exampleFindingID, summary.examplePageRank) = (findingID, pageRank) }
+                    if pageRank < summary.ownerPageRank, let owner = owner() { (summary.owner, summary.ownerPageRank) = (owner, pageRank) }
                 }
                 keyed.append(Keyed(findingID: findingID, issue: issue))
             }

@@ -499,7 +499,7 @@ private struct HTMLPage {
             return
         }
         let shown = issues.prefix(limit)
-        raw("<p>\(total) open \(total == 1 ? "issue" : "issues"): violations first, then by impact and number of pages. Each issue is one problem however many pages have it; the example is one of them.")
+        raw("<p>\(total) open \(total == 1 ? "issue" : "issues"): violations first, then by impact and number of pages. Each issue is one problem however many pages have it; its example is the one on the first of those pages by address.")
         if shown.count < total {
             raw(" This table shows the first \(shown.count); <a href=\"open-issues.csv\">open-issues.csv</a> and trend.json list all \(total).")
         }
