@@ -187,13 +187,7 @@ struct IssueKeyTests {
         // snippet; its findings name different vendors, or none, from page to page.
         func page(_ number: Int, owners: [String?]) -> PageRecord {
             PageRecord(url: "https://shop.example/product/\(number)", findings: owners.enumerated().map { index, owner in
-                FindingRecord(
-                    Finding(
-                        ruleID: "image-alt", impact: .critical, outcome: .violation, target: "#gallery-\(number)-\(index)",
-                        snippet: "<img id=\"gallery-\(number)-\(index)\">", message: "it fails"
-                    ),
-                    owner: owner, identity: FindingIdentity(elementSignature: "gallery-image", component: nil)
-                )
+                madeUpFinding("image-alt", signature: "gallery-image", elementID: "gallery-\(number)-\(index)", owner: owner)
             })
         }
         let pages = [page(1, owners: [nil, nil]), page(2, owners: [nil, "GalleryCo"]), page(3, owners: ["OtherCo"]), page(4, owners: ["ThirdCo"])]

@@ -78,10 +78,13 @@ public struct Instance: Hashable, CustomStringConvertible {
 }
 
 /// A finding made up for store tests that do not need a parsed page.
-public func madeUpFinding(_ rule: String, signature: String, component: ComponentPlacement? = nil, owner: String? = nil,
+/// `elementID` names the element in its target and snippet (the signature when not given), for
+/// findings of one signature on elements that differ.
+public func madeUpFinding(_ rule: String, signature: String, elementID: String? = nil, component: ComponentPlacement? = nil, owner: String? = nil,
                    outcome: FindingOutcome = .violation) -> FindingRecord {
-    FindingRecord(
-        Finding(ruleID: rule, impact: .serious, outcome: outcome, target: "#\(signature)", snippet: "<img id=\"\(signature)\">", message: "it fails"),
+    let id = elementID ?? signature
+    return FindingRecord(
+        Finding(ruleID: rule, impact: .serious, outcome: outcome, target: "#\(id)", snippet: "<img id=\"\(id)\">", message: "it fails"),
         owner: owner, identity: FindingIdentity(elementSignature: signature, component: component)
     )
 }
